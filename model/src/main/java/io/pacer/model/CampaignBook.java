@@ -1,0 +1,217 @@
+package io.pacer.model;
+
+import io.pacer.wire.Reason;
+
+/**
+ * One campaign's money and pacing state. Owned and mutated by exactly one shard thread; nothing
+ * here is shared, locked or atomic. Amounts are nanos (see {@link Money}).
+ *
+ * <p>Invariant, late wins aside: {@code spent + reserved <= budget}, and under a daily cap
+ * {@code todaySpent + reserved <= dailyBudget}. Reserved money counts against both caps, whichever
+ * day it was reserved on.
+ */
+public final class CampaignBook
+{
+    private final PacingPolicy policy;
+    private final PacingLine lifetimeLine = new PacingLine();
+    private final PacingLine dailyLine = new PacingLine();
+    private CampaignDefinition definition;
+    private DayWindow day;
+    private long budgetNanos;
+    private long dailyBudgetNanos;
+    private long startMillis;
+    private long endMillis;
+    private long nextReplanMillis;
+
+    private long spentNanos;
+    private long reservedNanos;
+    private long todaySpentNanos;
+
+    private long bids;
+    private long noBids;
+    private long wins;
+    private long losses;
+    private long lateWins;
+    private long expiredReservations;
+    private long openReservations;
+
+    public CampaignBook(final CampaignDefinition definition, final PacingPolicy policy)
+    {
+        this.policy = policy;
+        redefine(definition);
+    }
+
+    /**
+     * Replaces the definition. Spent and reserved money stay; the pacing plan is re-drawn from
+     * them at the next decision.
+     */
+    public void redefine(final CampaignDefinition newDefinition)
+    {
+        if (definition == null || !definition.timeZone().equals(newDefinition.timeZone()))
+        {
+            day = new DayWindow(newDefinition.timeZone());
+        }
+        definition = newDefinition;
+        budgetNanos = Money.microsToNanos(newDefinition.budgetMicros());
+        dailyBudgetNanos = Money.microsToNanos(newDefinition.dailyBudgetMicros());
+        startMillis = newDefinition.start().toEpochMilli();
+        endMillis = newDefinition.end().toEpochMilli();
+        lifetimeLine.reset();
+        dailyLine.reset();
+        nextReplanMillis = Long.MIN_VALUE;
+    }
+
+    /**
+     * Decides a bid of {@code bidCpmMicros} (already known to be positive) at {@code nowMillis}
+     * and, on BID, reserves its cost.
+     *
+     * @return {@link Reason#NONE} for a BID, otherwise why not
+     */
+    public Reason decide(final long nowMillis, final long bidCpmMicros)
+    {
+        final Reason reason = evaluate(nowMillis, bidCpmMicros);
+        if (reason == Reason.NONE)
+        {
+            reservedNanos += Money.impressionCostNanos(bidCpmMicros);
+            openReservations++;
+            bids++;
+        }
+        else
+        {
+            noBids++;
+        }
+        return reason;
+    }
+
+    private Reason evaluate(final long nowMillis, final long bidCpmMicros)
+    {
+        if (definition.status() != CampaignStatus.ACTIVE || nowMillis < startMillis || nowMillis >= endMillis)
+        {
+            return Reason.CAMPAIGN_INACTIVE;
+        }
+        final long maxBid = definition.maxBidCpmMicros();
+        if (maxBid > 0 && bidCpmMicros > maxBid)
+        {
+            return Reason.BID_ABOVE_MAX;
+        }
+        rollDay(nowMillis);
+        final long costNanos = Money.impressionCostNanos(bidCpmMicros);
+        final long committedNanos = Money.saturatingAdd(spentNanos, reservedNanos);
+        final long todayCommittedNanos = Money.saturatingAdd(todaySpentNanos, reservedNanos);
+        final boolean dailyCap = dailyBudgetNanos > 0;
+        if (costNanos > budgetNanos - committedNanos || (dailyCap && costNanos > dailyBudgetNanos - todayCommittedNanos))
+        {
+            return Reason.BUDGET_EXHAUSTED;
+        }
+        if (definition.pacing() == PacingMode.EVEN)
+        {
+            if (nowMillis >= nextReplanMillis)
+            {
+                replan(nowMillis, committedNanos, todayCommittedNanos);
+            }
+            if (lifetimeLine.isAhead(nowMillis, committedNanos) ||
+                (dailyCap && dailyLine.isAhead(nowMillis, todayCommittedNanos)))
+            {
+                return Reason.PACING;
+            }
+        }
+        return Reason.NONE;
+    }
+
+    private void replan(final long nowMillis, final long committedNanos, final long todayCommittedNanos)
+    {
+        lifetimeLine.replan(nowMillis, endMillis, committedNanos, budgetNanos);
+        if (dailyBudgetNanos > 0)
+        {
+            dailyLine.replan(nowMillis, Math.min(day.endMillis(), endMillis), todayCommittedNanos, dailyBudgetNanos);
+        }
+        final long interval = policy.replanIntervalMillis();
+        nextReplanMillis = nowMillis - Math.floorMod(nowMillis - startMillis, interval) + interval;
+    }
+
+    private void rollDay(final long nowMillis)
+    {
+        if (day.moveTo(nowMillis))
+        {
+            todaySpentNanos = 0;
+            dailyLine.reset();
+            nextReplanMillis = Long.MIN_VALUE;
+        }
+    }
+
+    /** Releases a reservation's cost, after its loss notice or expiry. */
+    public void release(final long costNanos, final boolean expired)
+    {
+        reservedNanos -= costNanos;
+        openReservations--;
+        if (expired)
+        {
+            expiredReservations++;
+        }
+        else
+        {
+            losses++;
+        }
+    }
+
+    /**
+     * Books a win at {@code priceCpmMicros}: always booked, even without a matching reservation
+     * (money the exchange says it spent is never dropped).
+     *
+     * @param reservedCostNanos the matching reservation's cost, released here, or -1 if none matched
+     */
+    public void bookWin(final long nowMillis, final long priceCpmMicros, final long reservedCostNanos)
+    {
+        rollDay(nowMillis);
+        final long priceNanos = Money.impressionCostNanos(priceCpmMicros);
+        if (reservedCostNanos >= 0)
+        {
+            reservedNanos -= reservedCostNanos;
+            openReservations--;
+        }
+        else
+        {
+            lateWins++;
+        }
+        spentNanos = Money.saturatingAdd(spentNanos, priceNanos);
+        todaySpentNanos = Money.saturatingAdd(todaySpentNanos, priceNanos);
+        wins++;
+    }
+
+    public CampaignDefinition definition()
+    {
+        return definition;
+    }
+
+    public long spentNanos()
+    {
+        return spentNanos;
+    }
+
+    public long reservedNanos()
+    {
+        return reservedNanos;
+    }
+
+    /** A consistent picture of this campaign as of {@code nowMillis} (the owning shard's time). */
+    public CampaignSnapshot snapshot(final long nowMillis)
+    {
+        final boolean sameDay = nowMillis >= day.startMillis() && nowMillis < day.endMillis();
+        final long planned = definition.pacing() == PacingMode.EVEN && nowMillis >= startMillis && nowMillis < endMillis &&
+            nextReplanMillis != Long.MIN_VALUE ? lifetimeLine.plannedNanos(nowMillis) : -1;
+        return new CampaignSnapshot(
+            definition,
+            spentNanos,
+            reservedNanos,
+            sameDay ? todaySpentNanos : 0,
+            planned,
+            bids,
+            noBids,
+            wins,
+            losses,
+            lateWins,
+            expiredReservations,
+            openReservations,
+            nowMillis);
+    }
+}

@@ -1,0 +1,170 @@
+package io.pacer.model;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Objects;
+
+/**
+ * What an operator says a campaign is (operations.md), validated and immutable. Build one with
+ * {@link CampaignDefinitionParser} or {@link #CampaignDefinition the constructor}, which both
+ * enforce every rule.
+ */
+public final class CampaignDefinition
+{
+    private final long id;
+    private final long budgetMicros;
+    private final long dailyBudgetMicros;
+    private final Instant start;
+    private final Instant end;
+    private final ZoneId timeZone;
+    private final long maxBidCpmMicros;
+    private final PacingMode pacing;
+    private final CampaignStatus status;
+
+    /**
+     * @throws InvalidDefinitionException naming the first field that breaks a rule
+     */
+    public CampaignDefinition(
+        final long id,
+        final long budgetMicros,
+        final long dailyBudgetMicros,
+        final Instant start,
+        final Instant end,
+        final ZoneId timeZone,
+        final long maxBidCpmMicros,
+        final PacingMode pacing,
+        final CampaignStatus status)
+    {
+        requireMoney("budgetMicros", budgetMicros, 1);
+        requireMoney("dailyBudgetMicros", dailyBudgetMicros, 0);
+        requireMoney("maxBidCpmMicros", maxBidCpmMicros, 0);
+        if (start == null)
+        {
+            throw new InvalidDefinitionException("start", "is required");
+        }
+        if (end == null)
+        {
+            throw new InvalidDefinitionException("end", "is required");
+        }
+        if (!end.isAfter(start))
+        {
+            throw new InvalidDefinitionException("end", "must be after start (" + start + ")");
+        }
+        this.id = id;
+        this.budgetMicros = budgetMicros;
+        this.dailyBudgetMicros = dailyBudgetMicros;
+        this.start = start;
+        this.end = end;
+        this.timeZone = Objects.requireNonNull(timeZone, "timeZone");
+        this.maxBidCpmMicros = maxBidCpmMicros;
+        this.pacing = Objects.requireNonNull(pacing, "pacing");
+        this.status = Objects.requireNonNull(status, "status");
+    }
+
+    private static void requireMoney(final String field, final long micros, final long min)
+    {
+        if (micros < min)
+        {
+            throw new InvalidDefinitionException(field, "must be " + (min == 0 ? ">= 0" : "> 0") + ", was " + micros);
+        }
+        if (micros > Money.MAX_MICROS)
+        {
+            throw new InvalidDefinitionException(field, "must be <= " + Money.MAX_MICROS + ", was " + micros);
+        }
+    }
+
+    /** This definition with another status. */
+    public CampaignDefinition withStatus(final CampaignStatus newStatus)
+    {
+        return new CampaignDefinition(
+            id, budgetMicros, dailyBudgetMicros, start, end, timeZone, maxBidCpmMicros, pacing, newStatus);
+    }
+
+    /** Unsigned 64-bit id. */
+    public long id()
+    {
+        return id;
+    }
+
+    public long budgetMicros()
+    {
+        return budgetMicros;
+    }
+
+    /** 0: no daily cap. */
+    public long dailyBudgetMicros()
+    {
+        return dailyBudgetMicros;
+    }
+
+    public boolean hasDailyCap()
+    {
+        return dailyBudgetMicros > 0;
+    }
+
+    public Instant start()
+    {
+        return start;
+    }
+
+    public Instant end()
+    {
+        return end;
+    }
+
+    public ZoneId timeZone()
+    {
+        return timeZone;
+    }
+
+    /** 0: no cap. */
+    public long maxBidCpmMicros()
+    {
+        return maxBidCpmMicros;
+    }
+
+    public PacingMode pacing()
+    {
+        return pacing;
+    }
+
+    public CampaignStatus status()
+    {
+        return status;
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        if (this == o)
+        {
+            return true;
+        }
+        if (!(o instanceof CampaignDefinition))
+        {
+            return false;
+        }
+        final CampaignDefinition that = (CampaignDefinition)o;
+        return id == that.id &&
+            budgetMicros == that.budgetMicros &&
+            dailyBudgetMicros == that.dailyBudgetMicros &&
+            maxBidCpmMicros == that.maxBidCpmMicros &&
+            start.equals(that.start) &&
+            end.equals(that.end) &&
+            timeZone.equals(that.timeZone) &&
+            pacing == that.pacing &&
+            status == that.status;
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return Objects.hash(id, budgetMicros, dailyBudgetMicros, start, end, timeZone, maxBidCpmMicros, pacing, status);
+    }
+
+    @Override
+    public String toString()
+    {
+        return CampaignJson.definition(this);
+    }
+}

@@ -1,0 +1,279 @@
+package io.pacer.model;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads campaign definitions (operations.md) from JSON, strictly: unknown or duplicate fields,
+ * wrong types (a quoted number is a string), negative money or an end before the start are
+ * rejected with an {@link InvalidDefinitionException} that names the field. Jackson's tree
+ * keeps every number exact, so the whole unsigned 64-bit id range survives.
+ */
+public final class CampaignDefinitionParser
+{
+    private static final Set<String> FIELDS = Set.of(
+        "id", "budgetMicros", "dailyBudgetMicros", "start", "end", "timeZone", "maxBidCpmMicros", "pacing", "status");
+    private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+
+    /** Admin bodies: strict JSON. */
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .build();
+    /** Campaigns files: JSON that operators may annotate with comments and trailing commas. */
+    private static final ObjectMapper FILE = JsonMapper.builder()
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+        .build();
+
+    private CampaignDefinitionParser()
+    {
+    }
+
+    /** Parses one definition from a JSON document (the admin API's PUT body). */
+    public static CampaignDefinition parseJson(final String json)
+    {
+        return parse(read(STRICT, json), "");
+    }
+
+    /**
+     * Parses a campaigns file, {@code { "campaigns": [ ... ] }}. The whole file is rejected if any
+     * campaign is invalid or two share an id.
+     */
+    public static List<CampaignDefinition> parseCampaignsFile(final String text)
+    {
+        final JsonNode root = read(FILE, text);
+        if (!root.isObject())
+        {
+            throw new InvalidDefinitionException("document", "must be an object { \"campaigns\": [ ... ] }");
+        }
+        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); )
+        {
+            final String name = names.next();
+            if (!"campaigns".equals(name))
+            {
+                throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
+            }
+        }
+        final JsonNode list = root.get("campaigns");
+        if (list == null)
+        {
+            throw new InvalidDefinitionException("campaigns", "is required");
+        }
+        if (!list.isArray())
+        {
+            throw new InvalidDefinitionException("campaigns", "must be an array, was " + typeName(list));
+        }
+        final List<CampaignDefinition> definitions = new ArrayList<>(list.size());
+        final Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < list.size(); i++)
+        {
+            final String prefix = "campaigns[" + i + "].";
+            final CampaignDefinition definition = parse(list.get(i), prefix);
+            if (!ids.add(definition.id()))
+            {
+                throw new InvalidDefinitionException(prefix + "id", "duplicate id " + Long.toUnsignedString(definition.id()));
+            }
+            definitions.add(definition);
+        }
+        return definitions;
+    }
+
+    /** Parses one definition from a JSON tree; {@code prefix} is put before field names in errors. */
+    public static CampaignDefinition parse(final JsonNode object, final String prefix)
+    {
+        if (!object.isObject())
+        {
+            throw new InvalidDefinitionException(prefix.isEmpty() ? "document" : prefix.substring(0, prefix.length() - 1),
+                "must be an object, was " + typeName(object));
+        }
+        for (final Iterator<String> names = object.fieldNames(); names.hasNext(); )
+        {
+            final String name = names.next();
+            if (!FIELDS.contains(name))
+            {
+                throw new InvalidDefinitionException(prefix + name, "unknown field");
+            }
+        }
+        final long id = unsignedLong(object, prefix, "id");
+        final long budgetMicros = integer(object, prefix, "budgetMicros", true);
+        final long dailyBudgetMicros = integer(object, prefix, "dailyBudgetMicros", false);
+        final Instant start = instant(object, prefix, "start");
+        final Instant end = instant(object, prefix, "end");
+        final ZoneId zone = zone(object, prefix);
+        final long maxBidCpmMicros = integer(object, prefix, "maxBidCpmMicros", false);
+        final PacingMode pacing = enumValue(object, prefix, "pacing", PacingMode.class, PacingMode.EVEN);
+        final CampaignStatus status = enumValue(object, prefix, "status", CampaignStatus.class, CampaignStatus.ACTIVE);
+        try
+        {
+            return new CampaignDefinition(id, budgetMicros, dailyBudgetMicros, start, end, zone, maxBidCpmMicros, pacing, status);
+        }
+        catch (final InvalidDefinitionException ex)
+        {
+            if (prefix.isEmpty())
+            {
+                throw ex;
+            }
+            throw new InvalidDefinitionException(prefix + ex.field(), ex.getMessage().substring(ex.field().length() + 2));
+        }
+    }
+
+    private static JsonNode read(final ObjectMapper mapper, final String text)
+    {
+        try
+        {
+            final JsonNode node = mapper.readTree(text);
+            if (node == null || node.isMissingNode())
+            {
+                throw new InvalidDefinitionException("document", "is empty");
+            }
+            return node;
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new InvalidDefinitionException("document", "not valid json: " + ex.getOriginalMessage());
+        }
+    }
+
+    private static JsonNode present(final JsonNode object, final String field)
+    {
+        final JsonNode value = object.get(field);
+        return value == null || value.isNull() ? null : value;
+    }
+
+    private static JsonNode required(final JsonNode object, final String prefix, final String field)
+    {
+        final JsonNode value = present(object, field);
+        if (value == null)
+        {
+            throw new InvalidDefinitionException(prefix + field, "is required");
+        }
+        return value;
+    }
+
+    private static long unsignedLong(final JsonNode object, final String prefix, final String field)
+    {
+        final JsonNode value = required(object, prefix, field);
+        if (!value.isIntegralNumber())
+        {
+            throw new InvalidDefinitionException(prefix + field, "must be an unsigned 64-bit integer, was " + typeName(value));
+        }
+        final BigInteger number = value.bigIntegerValue();
+        if (number.signum() < 0 || number.compareTo(TWO_TO_64) >= 0)
+        {
+            throw new InvalidDefinitionException(prefix + field, "must be an unsigned 64-bit integer, was " + number);
+        }
+        return number.longValue();
+    }
+
+    private static long integer(final JsonNode object, final String prefix, final String field, final boolean isRequired)
+    {
+        final JsonNode value = isRequired ? required(object, prefix, field) : present(object, field);
+        if (value == null)
+        {
+            return 0;
+        }
+        if (!value.isIntegralNumber())
+        {
+            throw new InvalidDefinitionException(prefix + field, "must be an integer number of micros, was " + typeName(value));
+        }
+        if (!value.canConvertToLong())
+        {
+            throw new InvalidDefinitionException(prefix + field, "must be <= " + Money.MAX_MICROS + ", was " + value.asText());
+        }
+        return value.longValue();
+    }
+
+    private static String string(final JsonNode object, final String prefix, final String field)
+    {
+        final JsonNode value = required(object, prefix, field);
+        if (!value.isTextual())
+        {
+            throw new InvalidDefinitionException(prefix + field, "must be a string, was " + typeName(value));
+        }
+        return value.textValue();
+    }
+
+    private static Instant instant(final JsonNode object, final String prefix, final String field)
+    {
+        final String text = string(object, prefix, field);
+        try
+        {
+            return Instant.parse(text);
+        }
+        catch (final DateTimeParseException notUtc)
+        {
+            try
+            {
+                return OffsetDateTime.parse(text).toInstant();
+            }
+            catch (final DateTimeParseException ex)
+            {
+                throw new InvalidDefinitionException(prefix + field,
+                    "must be an ISO-8601 instant such as 2026-12-02T00:00:00Z, was \"" + text + "\"");
+            }
+        }
+    }
+
+    private static ZoneId zone(final JsonNode object, final String prefix)
+    {
+        if (present(object, "timeZone") == null)
+        {
+            return ZoneId.of("UTC");
+        }
+        final String text = string(object, prefix, "timeZone");
+        try
+        {
+            return ZoneId.of(text);
+        }
+        catch (final DateTimeException ex)
+        {
+            throw new InvalidDefinitionException(prefix + "timeZone",
+                "must be an IANA zone id such as America/New_York, was \"" + text + "\"");
+        }
+    }
+
+    private static <E extends Enum<E>> E enumValue(
+        final JsonNode object, final String prefix, final String field, final Class<E> type, final E defaultValue)
+    {
+        if (present(object, field) == null)
+        {
+            return defaultValue;
+        }
+        final String text = string(object, prefix, field);
+        for (final E constant : type.getEnumConstants())
+        {
+            if (constant.name().equals(text))
+            {
+                return constant;
+            }
+        }
+        throw new InvalidDefinitionException(prefix + field,
+            "must be one of " + Arrays.toString(type.getEnumConstants()) + ", was \"" + text + "\"");
+    }
+
+    private static String typeName(final JsonNode value)
+    {
+        return value.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,104 @@
+package io.pacer.model;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Renders campaign definitions and states as JSON for the admin API and the audit tools.
+ * Ids are unsigned 64-bit; money appears in micros (rounded down) and, where it can hold a
+ * fraction of a micro, exactly in nanos too.
+ */
+public final class CampaignJson
+{
+    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+
+    private CampaignJson()
+    {
+    }
+
+    /** The definition alone, in the shape operations.md defines. */
+    public static String definition(final CampaignDefinition d)
+    {
+        return write(definitionNode(d));
+    }
+
+    /** The definition plus the money and counters of its state. */
+    public static String state(final CampaignSnapshot s)
+    {
+        return write(stateNode(s));
+    }
+
+    /** A JSON array of states. */
+    public static String states(final List<CampaignSnapshot> snapshots)
+    {
+        final ArrayNode array = MAPPER.createArrayNode();
+        snapshots.forEach(s -> array.add(stateNode(s)));
+        return write(array);
+    }
+
+    /** {@code {"error": message}}. */
+    public static String error(final String message)
+    {
+        return write(MAPPER.createObjectNode().put("error", message));
+    }
+
+    /** The state as a tree, for callers that add fields of their own. */
+    public static ObjectNode stateNode(final CampaignSnapshot s)
+    {
+        final ObjectNode node = definitionNode(s.definition());
+        node.put("spentMicros", Money.nanosToMicrosFloor(s.spentNanos()));
+        node.put("spentNanos", s.spentNanos());
+        node.put("reservedMicros", Money.nanosToMicrosFloor(s.reservedNanos()));
+        node.put("reservedNanos", s.reservedNanos());
+        node.put("todaySpentMicros", Money.nanosToMicrosFloor(s.todaySpentNanos()));
+        node.put("todaySpentNanos", s.todaySpentNanos());
+        if (s.plannedNanos() >= 0)
+        {
+            node.put("plannedMicros", Money.nanosToMicrosFloor(s.plannedNanos()));
+        }
+        node.put("bids", s.bids());
+        node.put("noBids", s.noBids());
+        node.put("wins", s.wins());
+        node.put("losses", s.losses());
+        node.put("lateWins", s.lateWins());
+        node.put("expiredReservations", s.expiredReservations());
+        node.put("openReservations", s.openReservations());
+        node.put("asOf", Instant.ofEpochMilli(s.asOfMillis()).toString());
+        return node;
+    }
+
+    private static ObjectNode definitionNode(final CampaignDefinition d)
+    {
+        final ObjectNode node = MAPPER.createObjectNode();
+        node.put("id", new BigInteger(Long.toUnsignedString(d.id())));
+        node.put("budgetMicros", d.budgetMicros());
+        node.put("dailyBudgetMicros", d.dailyBudgetMicros());
+        node.put("start", d.start().toString());
+        node.put("end", d.end().toString());
+        node.put("timeZone", d.timeZone().getId());
+        node.put("maxBidCpmMicros", d.maxBidCpmMicros());
+        node.put("pacing", d.pacing().name());
+        node.put("status", d.status().name());
+        return node;
+    }
+
+    private static String write(final Object node)
+    {
+        try
+        {
+            return MAPPER.writeValueAsString(node);
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

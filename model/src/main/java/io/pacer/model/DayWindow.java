@@ -1,0 +1,51 @@
+package io.pacer.model;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+
+/**
+ * The calendar day, in one time zone, that an epoch-millisecond instant falls in. It recomputes
+ * only when time leaves the cached day, so checking it on every event costs two comparisons and
+ * allocates nothing; days of 23 or 25 hours (DST changes) come out right.
+ */
+public final class DayWindow
+{
+    private final ZoneId zone;
+    private long dayStartMillis = Long.MAX_VALUE;
+    private long dayEndMillis = Long.MIN_VALUE;
+
+    public DayWindow(final ZoneId zone)
+    {
+        this.zone = zone;
+    }
+
+    /**
+     * Moves the window to the day holding {@code epochMillis}.
+     *
+     * @return true if that is a different day than before (the first call returns true)
+     */
+    public boolean moveTo(final long epochMillis)
+    {
+        if (epochMillis >= dayStartMillis && epochMillis < dayEndMillis)
+        {
+            return false;
+        }
+        final LocalDate day = Instant.ofEpochMilli(epochMillis).atZone(zone).toLocalDate();
+        dayStartMillis = day.atStartOfDay(zone).toInstant().toEpochMilli();
+        dayEndMillis = day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
+        return true;
+    }
+
+    /** First millisecond of the current day. */
+    public long startMillis()
+    {
+        return dayStartMillis;
+    }
+
+    /** First millisecond of the next day. */
+    public long endMillis()
+    {
+        return dayEndMillis;
+    }
+}

@@ -1,0 +1,192 @@
+package io.pacer.model;
+
+import io.pacer.wire.Reason;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * All the pacing state of one shard and the rules that change it: the campaigns it owns, their
+ * budgets and plans, and the open reservations. One thread drives it with events in ring order;
+ * it reads no clock (time is the events' timestamps, never running backwards) and iterates
+ * nothing in hash order, so the same events always give the same answers.
+ */
+public final class PacingShard
+{
+    private final PacingPolicy policy;
+    private final Long2ObjectHashMap<CampaignBook> campaigns = new Long2ObjectHashMap<>();
+    private final ReservationBook reservations;
+    private final ShardCounters counters = new ShardCounters();
+    private long nowMillis = Long.MIN_VALUE;
+
+    public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
+    {
+        this.policy = policy;
+        this.reservations = new ReservationBook(expectedOpenReservations);
+    }
+
+    /**
+     * Decides one bid request and, on BID, reserves its cost.
+     *
+     * @return {@link Reason#NONE} for BID, otherwise the NO_BID reason
+     */
+    public Reason bid(final long requestId, final long campaignId, final long bidCpmMicros, final long eventMillis)
+    {
+        advanceTo(eventMillis);
+        final Reason reason;
+        final CampaignBook campaign;
+        if (bidCpmMicros <= 0)
+        {
+            reason = Reason.INVALID_REQUEST;
+        }
+        else if ((campaign = campaigns.get(campaignId)) == null)
+        {
+            reason = Reason.UNKNOWN_CAMPAIGN;
+        }
+        else
+        {
+            reason = campaign.decide(nowMillis, bidCpmMicros);
+            if (reason == Reason.NONE)
+            {
+                reservations.open(requestId, campaignId, campaign, Money.impressionCostNanos(bidCpmMicros),
+                    nowMillis + policy.reservationTtlMillis());
+            }
+        }
+        counters.decisionsByReason[reason.value()]++;
+        return reason;
+    }
+
+    /** Books a win notice: releases its reservation if open, and books the price as spent. */
+    public void win(final long requestId, final long campaignId, final long priceCpmMicros, final long eventMillis)
+    {
+        advanceTo(eventMillis);
+        final CampaignBook campaign = campaigns.get(campaignId);
+        if (campaign == null)
+        {
+            counters.unknownCampaignNotices++;
+            return;
+        }
+        if (priceCpmMicros < 0)
+        {
+            counters.invalidNotices++;
+            return;
+        }
+        final Reservation r = reservations.take(requestId, campaignId);
+        if (r != null)
+        {
+            campaign.bookWin(nowMillis, priceCpmMicros, r.costNanos);
+            reservations.recycle(r);
+            counters.matchedWins++;
+        }
+        else
+        {
+            campaign.bookWin(nowMillis, priceCpmMicros, -1);
+            counters.lateWins++;
+        }
+    }
+
+    /** Books a loss notice: releases its reservation if open. */
+    public void loss(final long requestId, final long campaignId, final long eventMillis)
+    {
+        advanceTo(eventMillis);
+        final Reservation r = reservations.take(requestId, campaignId);
+        if (r != null)
+        {
+            r.campaign.release(r.costNanos, false);
+            reservations.recycle(r);
+            counters.losses++;
+        }
+        else if (campaigns.containsKey(campaignId))
+        {
+            counters.unmatchedLosses++;
+        }
+        else
+        {
+            counters.unknownCampaignNotices++;
+        }
+    }
+
+    /**
+     * Creates or replaces a campaign's definition. Spent and reserved money survive.
+     *
+     * @return the campaign's state right after the change
+     */
+    public CampaignSnapshot define(final CampaignDefinition definition, final long eventMillis)
+    {
+        advanceTo(eventMillis);
+        CampaignBook campaign = campaigns.get(definition.id());
+        if (campaign == null)
+        {
+            campaign = new CampaignBook(definition, policy);
+            campaigns.put(definition.id(), campaign);
+        }
+        else
+        {
+            campaign.redefine(definition);
+        }
+        counters.definitions++;
+        return campaign.snapshot(nowMillis);
+    }
+
+    /** Lets time pass: expires reservations whose deadline has come. */
+    public void tick(final long eventMillis)
+    {
+        advanceTo(eventMillis);
+    }
+
+    private void advanceTo(final long eventMillis)
+    {
+        if (eventMillis > nowMillis)
+        {
+            nowMillis = eventMillis;
+        }
+        Reservation r;
+        while ((r = reservations.pollExpired(nowMillis)) != null)
+        {
+            r.campaign.release(r.costNanos, true);
+            reservations.recycle(r);
+            counters.expiredReservations++;
+        }
+    }
+
+    /** The campaign's current state, or null if this shard does not know it. */
+    public CampaignSnapshot snapshot(final long campaignId)
+    {
+        final CampaignBook campaign = campaigns.get(campaignId);
+        return campaign == null ? null : campaign.snapshot(nowMillis);
+    }
+
+    /** Adds every campaign's state to {@code into}, ordered by unsigned id. */
+    public void snapshots(final List<CampaignSnapshot> into)
+    {
+        final int from = into.size();
+        campaigns.values().forEach(campaign -> into.add(campaign.snapshot(nowMillis)));
+        into.subList(from, into.size()).sort(BY_ID);
+    }
+
+    /** Orders snapshots by unsigned campaign id. */
+    public static final Comparator<CampaignSnapshot> BY_ID =
+        (a, b) -> Long.compareUnsigned(a.definition().id(), b.definition().id());
+
+    /** This shard's time: the latest event timestamp seen. */
+    public long nowMillis()
+    {
+        return nowMillis;
+    }
+
+    public long openReservations()
+    {
+        return reservations.openCount();
+    }
+
+    public int campaignCount()
+    {
+        return campaigns.size();
+    }
+
+    public ShardCounters counters()
+    {
+        return counters;
+    }
+}

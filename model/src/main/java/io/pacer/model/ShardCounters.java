@@ -1,0 +1,72 @@
+package io.pacer.model;
+
+import io.pacer.wire.Reason;
+
+/**
+ * Plain counters kept by one shard's thread as it decides. Read by others only through a
+ * published copy (monitoring) or after the thread has stopped (tests, replay).
+ */
+public final class ShardCounters
+{
+    /** Decisions by {@link Reason#value()}; index 0 counts BIDs. */
+    final long[] decisionsByReason = new long[8];
+    long matchedWins;
+    long lateWins;
+    long losses;
+    long unmatchedLosses;
+    long expiredReservations;
+    long unknownCampaignNotices;
+    long invalidNotices;
+    long definitions;
+
+    /** Decisions with this reason ({@link Reason#NONE} counts BIDs). */
+    public long decisions(final Reason reason)
+    {
+        return decisionsByReason[reason.value()];
+    }
+
+    public long matchedWins()
+    {
+        return matchedWins;
+    }
+
+    /** Wins that matched no open reservation (late or duplicate), booked all the same. */
+    public long lateWins()
+    {
+        return lateWins;
+    }
+
+    public long losses()
+    {
+        return losses;
+    }
+
+    /** Loss notices that matched no open reservation. */
+    public long unmatchedLosses()
+    {
+        return unmatchedLosses;
+    }
+
+    public long expiredReservations()
+    {
+        return expiredReservations;
+    }
+
+    /** Win or loss notices naming a campaign this shard does not know: nothing could be booked. */
+    public long unknownCampaignNotices()
+    {
+        return unknownCampaignNotices;
+    }
+
+    /** Win notices with a negative price: ignored. */
+    public long invalidNotices()
+    {
+        return invalidNotices;
+    }
+
+    /** Campaign definitions applied. */
+    public long definitions()
+    {
+        return definitions;
+    }
+}

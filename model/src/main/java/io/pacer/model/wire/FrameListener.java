@@ -1,0 +1,47 @@
+package io.pacer.model.wire;
+
+import io.pacer.wire.ErrorCode;
+
+/**
+ * Receives what {@link FrameParser} finds, one call per frame, with the fields already decoded
+ * into primitives: no per-message objects. A side overrides what it accepts; the defaults
+ * report a message it does not accept as {@link ErrorCode#NOT_PERMITTED}.
+ */
+public interface FrameListener
+{
+    default void onBidRequest(long requestId, long campaignId, long bidCpmMicros)
+    {
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.BidRequestDecoder.TEMPLATE_ID);
+    }
+
+    default void onWinNotice(long requestId, long campaignId, long priceCpmMicros)
+    {
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.WinNoticeDecoder.TEMPLATE_ID);
+    }
+
+    default void onLossNotice(long requestId, long campaignId)
+    {
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.LossNoticeDecoder.TEMPLATE_ID);
+    }
+
+    /** @param decision 0 NO_BID, 1 BID; @param reason the raw reason code */
+    default void onBidResponse(long requestId, short decision, short reason)
+    {
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.BidResponseDecoder.TEMPLATE_ID);
+    }
+
+    /** An Error message received from the peer. */
+    default void onErrorMessage(long requestId, int code, int templateId)
+    {
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.ErrorDecoder.TEMPLATE_ID);
+    }
+
+    /**
+     * A frame broke the protocol. After {@link ErrorCode#MALFORMED_FRAME} framing is lost and the
+     * parser stops; after any other code the frame has been skipped.
+     *
+     * @param requestId the offending request's id, 0 when unknown
+     * @param templateId the offending message's template, 0 when unknown
+     */
+    void onInvalidFrame(ErrorCode code, long requestId, int templateId);
+}
