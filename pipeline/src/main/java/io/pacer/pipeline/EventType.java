@@ -1,0 +1,18 @@
+package io.pacer.pipeline;
+
+/** What a ring slot holds. Every input to pacing travels through the ring as one of these. */
+public enum EventType
+{
+    /** A gateway's BidRequest; answered with a BidResponse. */
+    BID_REQUEST,
+    /** A gateway's WinNotice; books spend. */
+    WIN_NOTICE,
+    /** A gateway's LossNotice; releases a reservation. */
+    LOSS_NOTICE,
+    /** Create or replace a campaign (admin PUT or campaigns-file change). */
+    CAMPAIGN_UPDATE,
+    /** Time passes: expires reservations. Published periodically by the {@link TickSource}. */
+    TICK,
+    /** Read campaign state consistently, in ring order (admin GET). */
+    STATE_QUERY
+}

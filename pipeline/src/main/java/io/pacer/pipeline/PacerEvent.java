@@ -1,0 +1,131 @@
+package io.pacer.pipeline;
+
+import io.pacer.wire.Reason;
+
+/**
+ * One ring slot, preallocated and reused. Producers fill the input fields and publish; the
+ * owning shard writes {@link #reason}; the replier answers and clears the references.
+ */
+public final class PacerEvent
+{
+    /** Input: what this is. */
+    EventType type;
+    /** Input: the gateway's request id (bids and notices). */
+    long requestId;
+    /** Input: the campaign (bids and notices); chooses the shard. */
+    long campaignId;
+    /** Input: bid or clearing price in CPM micros. */
+    long cpmMicros;
+    /** Input: ingress time, epoch milliseconds; the only time pacing knows. */
+    long epochMillis;
+    /** Input: ingress {@link System#nanoTime()}, for latency measurement only. */
+    long ingressNanos;
+    /** Input: where a bid's answer goes. */
+    Responder responder;
+    /** Input: an admin update or query. */
+    AdminCommand command;
+    /** Output of the owning shard: the decision for a bid. */
+    Reason reason;
+
+    /** Sets a bid request; the default answer, if no shard gets to decide, is OVERLOADED. */
+    public void bidRequest(
+        final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
+        final long ingressNanos, final Responder responder)
+    {
+        this.type = EventType.BID_REQUEST;
+        this.requestId = requestId;
+        this.campaignId = campaignId;
+        this.cpmMicros = bidCpmMicros;
+        this.epochMillis = epochMillis;
+        this.ingressNanos = ingressNanos;
+        this.responder = responder;
+        this.command = null;
+        this.reason = Reason.OVERLOADED;
+    }
+
+    /** Sets a win ({@code win}) or loss notice; {@code priceCpmMicros} is ignored for a loss. */
+    public void notice(
+        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros,
+        final long epochMillis, final long ingressNanos)
+    {
+        this.type = win ? EventType.WIN_NOTICE : EventType.LOSS_NOTICE;
+        this.requestId = requestId;
+        this.campaignId = campaignId;
+        this.cpmMicros = priceCpmMicros;
+        this.epochMillis = epochMillis;
+        this.ingressNanos = ingressNanos;
+        this.responder = null;
+        this.command = null;
+        this.reason = Reason.NONE;
+    }
+
+    /** Sets an admin update or query. */
+    public void admin(final AdminCommand command, final long epochMillis, final long ingressNanos)
+    {
+        this.type = command.type();
+        this.requestId = 0;
+        this.campaignId = command.campaignId();
+        this.cpmMicros = 0;
+        this.epochMillis = epochMillis;
+        this.ingressNanos = ingressNanos;
+        this.responder = null;
+        this.command = command;
+        this.reason = Reason.NONE;
+    }
+
+    /** Sets a tick. */
+    public void tick(final long epochMillis, final long ingressNanos)
+    {
+        this.type = EventType.TICK;
+        this.requestId = 0;
+        this.campaignId = 0;
+        this.cpmMicros = 0;
+        this.epochMillis = epochMillis;
+        this.ingressNanos = ingressNanos;
+        this.responder = null;
+        this.command = null;
+        this.reason = Reason.NONE;
+    }
+
+    public EventType type()
+    {
+        return type;
+    }
+
+    public long requestId()
+    {
+        return requestId;
+    }
+
+    public long campaignId()
+    {
+        return campaignId;
+    }
+
+    public long cpmMicros()
+    {
+        return cpmMicros;
+    }
+
+    public long epochMillis()
+    {
+        return epochMillis;
+    }
+
+    public long ingressNanos()
+    {
+        return ingressNanos;
+    }
+
+    public Reason reason()
+    {
+        return reason;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "PacerEvent{" + type + ", requestId=" + requestId + ", campaignId=" + Long.toUnsignedString(campaignId) +
+            ", cpmMicros=" + cpmMicros + ", epochMillis=" + epochMillis + '}';
+    }
+}

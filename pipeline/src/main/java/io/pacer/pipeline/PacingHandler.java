@@ -1,0 +1,115 @@
+package io.pacer.pipeline;
+
+import com.lmax.disruptor.EventHandler;
+import io.pacer.model.CampaignSnapshot;
+import io.pacer.model.PacingShard;
+import io.pacer.model.ShardRouter;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One shard's thread: sees every event, acts on those of its own campaigns (chosen by
+ * {@link ShardRouter}) and on broadcast events (ticks, queries of all campaigns). It is the
+ * only writer of its {@link PacingShard}.
+ */
+public final class PacingHandler implements EventHandler<PacerEvent>
+{
+    private final int shardIndex;
+    private final ShardRouter router;
+    private final PacingShard shard;
+    private long batches;
+    private long batchedEvents;
+
+    public PacingHandler(final int shardIndex, final ShardRouter router, final PacingShard shard)
+    {
+        this.shardIndex = shardIndex;
+        this.router = router;
+        this.shard = shard;
+    }
+
+    @Override
+    public void onBatchStart(final long batchSize, final long queueDepth)
+    {
+        batches++;
+        batchedEvents += batchSize;
+    }
+
+    @Override
+    public void onEvent(final PacerEvent event, final long sequence, final boolean endOfBatch)
+    {
+        switch (event.type)
+        {
+            case BID_REQUEST ->
+            {
+                if (router.shardOf(event.campaignId) == shardIndex)
+                {
+                    event.reason = shard.bid(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
+                }
+            }
+            case WIN_NOTICE ->
+            {
+                if (router.shardOf(event.campaignId) == shardIndex)
+                {
+                    shard.win(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
+                }
+            }
+            case LOSS_NOTICE ->
+            {
+                if (router.shardOf(event.campaignId) == shardIndex)
+                {
+                    shard.loss(event.requestId, event.campaignId, event.epochMillis);
+                }
+            }
+            case TICK -> shard.tick(event.epochMillis);
+            case CAMPAIGN_UPDATE ->
+            {
+                if (router.shardOf(event.campaignId) == shardIndex)
+                {
+                    event.command.shardResult(shardIndex, List.of(shard.define(event.command.definition(), event.epochMillis)));
+                }
+            }
+            case STATE_QUERY -> query(event);
+            default -> throw new IllegalStateException("unknown event type " + event.type);
+        }
+    }
+
+    private void query(final PacerEvent event)
+    {
+        shard.tick(event.epochMillis);
+        if (event.command.allCampaigns())
+        {
+            final List<CampaignSnapshot> all = new ArrayList<>(shard.campaignCount());
+            shard.snapshots(all);
+            event.command.shardResult(shardIndex, all);
+        }
+        else if (router.shardOf(event.campaignId) == shardIndex)
+        {
+            final CampaignSnapshot one = shard.snapshot(event.campaignId);
+            event.command.shardResult(shardIndex, one == null ? List.of() : List.of(one));
+        }
+    }
+
+    /** The shard this handler owns; read it only from this handler's thread or after it stopped. */
+    public PacingShard shard()
+    {
+        return shard;
+    }
+
+    public int shardIndex()
+    {
+        return shardIndex;
+    }
+
+    /** Ring batches seen (plain field: for monitoring snapshots and tests). */
+    public long batches()
+    {
+        return batches;
+    }
+
+    /** Events seen in those batches. */
+    public long batchedEvents()
+    {
+        return batchedEvents;
+    }
+}

@@ -1,0 +1,38 @@
+package io.pacer.pipeline;
+
+import io.pacer.model.PacingPolicy;
+
+/**
+ * The pipeline's shape.
+ *
+ * @param shards             pacing handlers, a power of two
+ * @param ringSize           ring slots, a power of two
+ * @param waitStrategy       one of {@link WaitStrategies#NAMES}
+ * @param tickIntervalMillis how often time is published into the ring
+ * @param policy             pacing parameters
+ */
+public record PipelineConfig(int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy)
+{
+    public PipelineConfig
+    {
+        if (shards < 1 || Integer.bitCount(shards) != 1)
+        {
+            throw new IllegalArgumentException("shards must be a power of two >= 1, was " + shards);
+        }
+        if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
+        {
+            throw new IllegalArgumentException("ringSize must be a power of two >= 2, was " + ringSize);
+        }
+        WaitStrategies.fromName(waitStrategy);
+        if (tickIntervalMillis <= 0)
+        {
+            throw new IllegalArgumentException("tickIntervalMillis must be > 0, was " + tickIntervalMillis);
+        }
+    }
+
+    /** A small pipeline for tests: 2 shards, 1024 slots, blocking wait, 10 ms ticks. */
+    public static PipelineConfig forTests()
+    {
+        return new PipelineConfig(2, 1024, "blocking", 10, PacingPolicy.DEFAULT);
+    }
+}

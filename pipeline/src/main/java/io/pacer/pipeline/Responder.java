@@ -1,0 +1,20 @@
+package io.pacer.pipeline;
+
+import io.pacer.wire.Reason;
+
+/**
+ * Where a bid request's answer goes: one gateway connection. Only the {@link Replier} thread
+ * calls these methods, so an implementation keeps its pending batch without locks.
+ */
+public interface Responder
+{
+    /**
+     * Adds one answer to this connection's pending batch.
+     *
+     * @return true if the batch was empty before (the replier then remembers to flush it)
+     */
+    boolean append(long requestId, Reason reason);
+
+    /** Sends the pending batch: one write and one flush per ring batch. */
+    void flush();
+}

@@ -1,0 +1,187 @@
+package io.pacer.pipeline;
+
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignSnapshot;
+import io.pacer.model.CampaignStatus;
+import io.pacer.model.PacingMode;
+import io.pacer.model.PacingPolicy;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PacerPipelineTest
+{
+    private static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
+    private final CachedEpochClock clock = new CachedEpochClock();
+    private PacerPipeline pipeline;
+
+    private PacerPipeline start(final int shards)
+    {
+        clock.update(T0.toEpochMilli() + 1000);
+        // ticks far apart: these tests publish their own time
+        pipeline = new PacerPipeline(new PipelineConfig(shards, 256, "blocking", 3_600_000, PacingPolicy.DEFAULT),
+            clock, Replier.DecisionListener.NONE);
+        pipeline.start();
+        return pipeline;
+    }
+
+    @AfterEach
+    void stop()
+    {
+        if (pipeline != null)
+        {
+            pipeline.close();
+        }
+    }
+
+    private static CampaignDefinition campaign(final long id, final long budgetMicros)
+    {
+        return new CampaignDefinition(id, budgetMicros, 0, T0, T0.plusSeconds(86_400), ZoneId.of("UTC"), 0,
+            PacingMode.ASAP, CampaignStatus.ACTIVE);
+    }
+
+    private CampaignSnapshot define(final CampaignDefinition d) throws Exception
+    {
+        return pipeline.submit(AdminCommand.update(d, pipeline.shardCount())).get(10, TimeUnit.SECONDS).get(0);
+    }
+
+    @Test
+    void shouldAnswerEachBidWithTheOwningShardsDecision() throws Exception
+    {
+        start(2);
+        define(campaign(1, 10));
+        define(campaign(2, 10));
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(100, 1, 10_000, responder);
+        pipeline.tryPublishBid(101, 2, 10_000, responder);
+        pipeline.tryPublishBid(102, 1, 1, responder);
+        pipeline.tryPublishBid(103, 3, 1, responder);
+        assertThat(responder.awaitAnswers(4)).containsExactly(
+            "100:NONE", "101:NONE", "102:BUDGET_EXHAUSTED", "103:UNKNOWN_CAMPAIGN");
+    }
+
+    @Test
+    void shouldApplyUpdateToTheVeryNextRequestInRingOrder() throws Exception
+    {
+        start(2);
+        define(campaign(1, 100));
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(1, 1, 40_000, responder);
+        final AdminCommand lower = pipeline.submit(AdminCommand.update(campaign(1, 50), 2));
+        pipeline.tryPublishBid(2, 1, 40_000, responder);
+        assertThat(responder.awaitAnswers(2)).containsExactly("1:NONE", "2:BUDGET_EXHAUSTED");
+        assertThat(lower.get(10, TimeUnit.SECONDS).get(0).reservedNanos()).isEqualTo(40_000);
+    }
+
+    @Test
+    void shouldReadConsistentStateOfOneOrAllCampaignsThroughTheRing() throws Exception
+    {
+        start(4);
+        for (long id = 8; id >= 1; id--)
+        {
+            define(campaign(id, 100));
+        }
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(1, 3, 7_000, responder);
+        pipeline.publishNotice(true, 1, 3, 5_000);
+        final List<CampaignSnapshot> one = pipeline.submit(AdminCommand.query(3, 4)).get(10, TimeUnit.SECONDS);
+        assertThat(one).hasSize(1);
+        assertThat(one.get(0).spentNanos()).isEqualTo(5_000);
+        assertThat(one.get(0).reservedNanos()).isZero();
+        final List<CampaignSnapshot> all = pipeline.submit(AdminCommand.queryAll(4)).get(10, TimeUnit.SECONDS);
+        assertThat(all).extracting(s -> s.definition().id()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+        assertThat(pipeline.submit(AdminCommand.query(99, 4)).get(10, TimeUnit.SECONDS)).isEmpty();
+    }
+
+    @Test
+    void shouldFreeBudgetOnLossNoticeInRingOrder() throws Exception
+    {
+        start(1);
+        define(campaign(1, 10));
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(1, 1, 10_000, responder);
+        pipeline.tryPublishBid(2, 1, 10_000, responder);
+        pipeline.publishNotice(false, 1, 1, 0);
+        pipeline.tryPublishBid(3, 1, 10_000, responder);
+        assertThat(responder.awaitAnswers(3)).containsExactly("1:NONE", "2:BUDGET_EXHAUSTED", "3:NONE");
+    }
+
+    @Test
+    void shouldAnswerAndCountAFailingEventAndKeepTheShardAlive() throws Exception
+    {
+        start(2);
+        define(campaign(1, 100));
+        final CollectingResponder responder = new CollectingResponder();
+        final long sequence = pipeline.ring().next();
+        final PacerEvent poisoned = pipeline.ring().get(sequence);
+        poisoned.bidRequest(66, 1, 1_000, clock.time(), System.nanoTime(), responder);
+        poisoned.type = null;
+        pipeline.ring().publish(sequence);
+        pipeline.tryPublishBid(67, 1, 1_000, responder);
+        assertThat(responder.awaitAnswers(2)).containsExactly("66:OVERLOADED", "67:NONE");
+        assertThat(pipeline.handlerFailures()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void shouldFlushEachConnectionAtMostOncePerBatch() throws Exception
+    {
+        start(2);
+        define(campaign(1, 1_000_000));
+        final CollectingResponder responder = new CollectingResponder();
+        for (int i = 0; i < 200; i++)
+        {
+            pipeline.tryPublishBid(i, 1, 1_000, responder);
+        }
+        assertThat(responder.awaitAnswers(200)).hasSize(200);
+        assertThat(responder.flushes()).isBetween(1, 200);
+    }
+
+    @Test
+    void shouldGiveIdenticalAnswersForTheSameInputSequence() throws Exception
+    {
+        final List<String> first = runRandomSequence(42);
+        pipeline.close();
+        final List<String> second = runRandomSequence(42);
+        assertThat(second).isEqualTo(first);
+        assertThat(first).anyMatch(a -> a.endsWith(":NONE")).anyMatch(a -> a.endsWith(":BUDGET_EXHAUSTED"));
+    }
+
+    private List<String> runRandomSequence(final long seed) throws Exception
+    {
+        start(2);
+        final SplittableRandom random = new SplittableRandom(seed);
+        for (long id = 0; id < 8; id++)
+        {
+            define(campaign(id, 20 + random.nextLong(50)));
+        }
+        final CollectingResponder responder = new CollectingResponder();
+        final int bids = 2_000;
+        for (int i = 0; i < bids; i++)
+        {
+            // one producer thread here, so ring order is publication order
+            clock.advance(random.nextInt(3));
+            final long campaignId = random.nextLong(9);
+            final long bidCpmMicros = 1 + random.nextLong(3_000);
+            while (!pipeline.tryPublishBid(i, campaignId, bidCpmMicros, responder))
+            {
+                Thread.onSpinWait();
+            }
+            if (random.nextInt(3) == 0)
+            {
+                pipeline.publishNotice(random.nextBoolean(), random.nextInt(i + 1), campaignId, random.nextLong(1_000));
+            }
+        }
+        final List<String> answers = responder.awaitAnswers(bids);
+        final List<CampaignSnapshot> all = pipeline.submit(AdminCommand.queryAll(2)).get(10, TimeUnit.SECONDS);
+        answers.add(all.toString());
+        return answers;
+    }
+}
