@@ -1,0 +1,192 @@
+package io.pacer.server;
+
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.CampaignStatus;
+import io.pacer.model.InvalidDefinitionException;
+import io.pacer.pipeline.AdminCommand;
+import io.pacer.pipeline.PacerPipeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Watches the campaigns file by polling its content. When it changes and is valid, each added
+ * or changed campaign becomes one ordered update event in the ring (exactly like an admin PUT),
+ * and a campaign no longer in the file is paused, never deleted. An invalid file is rejected
+ * whole, logged and counted; the last good state stays in force. Polling, rather than inotify,
+ * also sees edits made by rename, on network file systems and inside containers.
+ */
+public final class CampaignsFileWatcher implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(CampaignsFileWatcher.class);
+
+    private final Path file;
+    private final Duration interval;
+    private final PacerPipeline pipeline;
+    private final Map<Long, CampaignDefinition> applied = new LinkedHashMap<>();
+    private final AtomicLong reloads = new AtomicLong();
+    private final AtomicLong rejections = new AtomicLong();
+    private ScheduledExecutorService scheduler;
+    private byte[] lastSeen;
+    private boolean missingLogged;
+
+    public CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline)
+    {
+        this.file = file;
+        this.interval = interval;
+        this.pipeline = pipeline;
+    }
+
+    /**
+     * Loads the file now, waiting until its updates are applied. A missing file is waited for.
+     *
+     * @throws InvalidDefinitionException if the file is invalid (start-up refuses a bad file)
+     */
+    public synchronized void loadInitial()
+    {
+        final byte[] content = read();
+        if (content != null)
+        {
+            apply(content, true);
+        }
+    }
+
+    /** Starts polling. */
+    public synchronized void start()
+    {
+        scheduler = Executors.newSingleThreadScheduledExecutor(r ->
+        {
+            final Thread thread = new Thread(r, "pacer-campaigns-watcher");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void poll()
+    {
+        try
+        {
+            final byte[] content = read();
+            if (content != null && !Arrays.equals(content, lastSeen))
+            {
+                apply(content, false);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.error("campaigns file {}: reload failed", file, ex);
+        }
+    }
+
+    private byte[] read()
+    {
+        try
+        {
+            final byte[] content = Files.readAllBytes(file);
+            missingLogged = false;
+            return content;
+        }
+        catch (final NoSuchFileException ex)
+        {
+            if (!missingLogged)
+            {
+                LOG.warn("campaigns file {} does not exist (yet); watching for it", file);
+                missingLogged = true;
+            }
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            LOG.error("campaigns file {}: cannot read: {}", file, ex.toString());
+            return null;
+        }
+    }
+
+    private void apply(final byte[] content, final boolean initial)
+    {
+        lastSeen = content;
+        final List<CampaignDefinition> definitions;
+        try
+        {
+            definitions = CampaignDefinitionParser.parseCampaignsFile(new String(content, StandardCharsets.UTF_8));
+        }
+        catch (final InvalidDefinitionException ex)
+        {
+            rejections.incrementAndGet();
+            if (initial)
+            {
+                throw new InvalidDefinitionException("campaigns file " + file + ": " + ex.field(),
+                    ex.getMessage().substring(ex.field().length() + 2));
+            }
+            LOG.error("campaigns file {} rejected, last good state stays in force: {}", file, ex.getMessage());
+            return;
+        }
+        final Map<Long, CampaignDefinition> wanted = new LinkedHashMap<>();
+        definitions.forEach(d -> wanted.put(d.id(), d));
+        final List<CampaignDefinition> changes = new ArrayList<>();
+        wanted.forEach((id, d) ->
+        {
+            if (!d.equals(applied.get(id)))
+            {
+                changes.add(d);
+            }
+        });
+        applied.forEach((id, d) ->
+        {
+            if (!wanted.containsKey(id) && d.status() != CampaignStatus.PAUSED)
+            {
+                changes.add(d.withStatus(CampaignStatus.PAUSED));
+            }
+        });
+        final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size());
+        for (final CampaignDefinition change : changes)
+        {
+            pending.add(pipeline.submit(AdminCommand.update(change, pipeline.shardCount())));
+            applied.put(change.id(), change);
+        }
+        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
+        reloads.incrementAndGet();
+        LOG.info("campaigns file {} {}: {} campaign(s), {} update(s) applied",
+            file, initial ? "loaded" : "reloaded", wanted.size(), changes.size());
+    }
+
+    /** Good loads and reloads applied. */
+    public long reloads()
+    {
+        return reloads.get();
+    }
+
+    /** Files rejected as invalid. */
+    public long rejections()
+    {
+        return rejections.get();
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (scheduler != null)
+        {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+}

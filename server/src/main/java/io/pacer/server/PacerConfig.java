@@ -1,0 +1,315 @@
+package io.pacer.server;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import io.pacer.model.PacingPolicy;
+import io.pacer.pipeline.PipelineConfig;
+import io.pacer.pipeline.WaitStrategies;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The server's configuration, read with Typesafe Config and validated as a whole at start-up:
+ * any unusable value stops start-up with an {@link InvalidConfigException} naming its key.
+ */
+public final class PacerConfig
+{
+    private final Config config;
+    private final Path home;
+    private final String gatewayHost;
+    private final int gatewayPort;
+    private final int gatewayIoThreads;
+    private final int maxFrameBytes;
+    private final String adminHost;
+    private final int adminPort;
+    private final String adminToken;
+    private final int adminMaxBodyBytes;
+    private final Path campaignsFile;
+    private final Duration campaignsPollInterval;
+    private final Path journalDir;
+    private final PipelineConfig pipeline;
+    private final Duration shutdownTimeout;
+
+    private PacerConfig(final Config config)
+    {
+        this.config = config;
+        this.home = Path.of(string(config, "pacer.home")).toAbsolutePath().normalize();
+        this.gatewayHost = host(config, "pacer.gateway.host");
+        this.gatewayPort = port(config, "pacer.gateway.port");
+        this.gatewayIoThreads = intInRange(config, "pacer.gateway.io-threads", 1, 64);
+        this.maxFrameBytes = intInRange(config, "pacer.gateway.max-frame-bytes", 38, 16 << 20);
+        this.adminHost = host(config, "pacer.admin.host");
+        this.adminPort = port(config, "pacer.admin.port");
+        this.adminToken = string(config, "pacer.admin.token");
+        this.adminMaxBodyBytes = intInRange(config, "pacer.admin.max-body-bytes", 1024, 64 << 20);
+        final String file = string(config, "pacer.campaigns.file");
+        this.campaignsFile = file.isBlank() ? null : home.resolve(file).normalize();
+        this.campaignsPollInterval = positiveDuration(config, "pacer.campaigns.poll-interval");
+        this.journalDir = home.resolve(string(config, "pacer.journal.dir")).normalize();
+        this.shutdownTimeout = positiveDuration(config, "pacer.shutdown.timeout");
+
+        final int shards = intInRange(config, "pacer.pipeline.shards", 1, 64);
+        requirePowerOfTwo("pacer.pipeline.shards", shards);
+        final int ringSize = intInRange(config, "pacer.pipeline.ring-size", 64, 1 << 26);
+        requirePowerOfTwo("pacer.pipeline.ring-size", ringSize);
+        final String waitStrategy = string(config, "pacer.pipeline.wait-strategy");
+        try
+        {
+            WaitStrategies.fromName(waitStrategy);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidConfigException("pacer.pipeline.wait-strategy", ex.getMessage());
+        }
+        final long tickMillis = positiveDuration(config, "pacer.pipeline.tick-interval").toMillis();
+        final long ttlMillis = positiveDuration(config, "pacer.pacing.reservation-ttl").toMillis();
+        final Duration replan = positiveDuration(config, "pacer.pacing.replan-interval");
+        if (replan.compareTo(Duration.ofHours(1)) > 0)
+        {
+            throw new InvalidConfigException("pacer.pacing.replan-interval", "must be at most 1h, was " + replan);
+        }
+        this.pipeline = new PipelineConfig(shards, ringSize, waitStrategy, Math.max(1, tickMillis),
+            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())));
+
+        if (adminToken.isEmpty() && !isLoopback(adminHost))
+        {
+            throw new InvalidConfigException("pacer.admin.token",
+                "must be set when pacer.admin.host (" + adminHost + ") is not a loopback address");
+        }
+    }
+
+    /**
+     * Loads the configuration: system properties, then {@code file} (or {@code -Dconfig.file}) if
+     * given, then the embedded {@code reference.conf}.
+     */
+    public static PacerConfig load(final Path file)
+    {
+        return load(file, Map.of());
+    }
+
+    /** As {@link #load(Path)}, with {@code overrides} (key to value) above everything else. */
+    public static PacerConfig load(final Path file, final Map<String, ?> overrides)
+    {
+        ConfigFactory.invalidateCaches();
+        Config operator = ConfigFactory.empty();
+        if (file != null)
+        {
+            if (!Files.isRegularFile(file))
+            {
+                throw new InvalidConfigException("--config", "no such file: " + file);
+            }
+            operator = parse(file);
+        }
+        else if (System.getProperty("config.file") != null)
+        {
+            final Path fromProperty = Path.of(System.getProperty("config.file"));
+            if (!Files.isRegularFile(fromProperty))
+            {
+                throw new InvalidConfigException("config.file", "no such file: " + fromProperty);
+            }
+            operator = parse(fromProperty);
+        }
+        try
+        {
+            final Config resolved = ConfigFactory.parseMap(overrides, "overrides")
+                .withFallback(ConfigFactory.systemProperties())
+                .withFallback(operator)
+                .withFallback(ConfigFactory.defaultReference())
+                .resolve();
+            resolved.checkValid(ConfigFactory.defaultReference(), "pacer");
+            return new PacerConfig(resolved);
+        }
+        catch (final ConfigException ex)
+        {
+            // Typesafe Config's own message names the key and where its value came from
+            throw new InvalidConfigException("configuration", ex.getMessage());
+        }
+    }
+
+    private static Config parse(final Path file)
+    {
+        try
+        {
+            return ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(file.toString(), ex.getMessage());
+        }
+    }
+
+    private static String string(final Config config, final String key)
+    {
+        try
+        {
+            return config.getString(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, ex.getMessage());
+        }
+    }
+
+    private static int intInRange(final Config config, final String key, final int min, final int max)
+    {
+        final int value;
+        try
+        {
+            value = config.getInt(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be an integer: " + ex.getMessage());
+        }
+        if (value < min || value > max)
+        {
+            throw new InvalidConfigException(key, "must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    private static int port(final Config config, final String key)
+    {
+        return intInRange(config, key, 0, 65_535);
+    }
+
+    private static String host(final Config config, final String key)
+    {
+        final String host = string(config, key);
+        if (host.isBlank())
+        {
+            throw new InvalidConfigException(key, "must not be empty");
+        }
+        return host;
+    }
+
+    private static Duration positiveDuration(final Config config, final String key)
+    {
+        final Duration value;
+        try
+        {
+            value = config.getDuration(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be a duration such as 500ms or 30s: " + ex.getMessage());
+        }
+        if (value.isNegative() || value.isZero())
+        {
+            throw new InvalidConfigException(key, "must be positive, was " + value);
+        }
+        return value;
+    }
+
+    private static void requirePowerOfTwo(final String key, final int value)
+    {
+        if (Integer.bitCount(value) != 1)
+        {
+            throw new InvalidConfigException(key, "must be a power of two, was " + value);
+        }
+    }
+
+    static boolean isLoopback(final String host)
+    {
+        try
+        {
+            for (final InetAddress address : InetAddress.getAllByName(host))
+            {
+                if (!address.isLoopbackAddress())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+        catch (final UnknownHostException ex)
+        {
+            return false;
+        }
+    }
+
+    /** The whole resolved configuration, for components with keys of their own. */
+    public Config raw()
+    {
+        return config;
+    }
+
+    public Path home()
+    {
+        return home;
+    }
+
+    public String gatewayHost()
+    {
+        return gatewayHost;
+    }
+
+    public int gatewayPort()
+    {
+        return gatewayPort;
+    }
+
+    public int gatewayIoThreads()
+    {
+        return gatewayIoThreads;
+    }
+
+    public int maxFrameBytes()
+    {
+        return maxFrameBytes;
+    }
+
+    public String adminHost()
+    {
+        return adminHost;
+    }
+
+    public int adminPort()
+    {
+        return adminPort;
+    }
+
+    /** Empty: no token required. */
+    public String adminToken()
+    {
+        return adminToken;
+    }
+
+    public int adminMaxBodyBytes()
+    {
+        return adminMaxBodyBytes;
+    }
+
+    /** Null when no campaigns file is configured. */
+    public Path campaignsFile()
+    {
+        return campaignsFile;
+    }
+
+    public Duration campaignsPollInterval()
+    {
+        return campaignsPollInterval;
+    }
+
+    public Path journalDir()
+    {
+        return journalDir;
+    }
+
+    public PipelineConfig pipeline()
+    {
+        return pipeline;
+    }
+
+    public Duration shutdownTimeout()
+    {
+        return shutdownTimeout;
+    }
+}

@@ -1,0 +1,92 @@
+package io.pacer.server;
+
+import io.pacer.model.InvalidDefinitionException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code pacer serve}: runs the server until SIGTERM or SIGINT. The first signal stops it
+ * gracefully (stop reading, answer what was accepted, drain the ring) and exits 0; a second
+ * signal, or {@code pacer.shutdown.timeout} passing, forces exit 1.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Runs the pacer: gateway listener, admin listener, pipeline, campaigns-file watcher. "
+        + "Without --config it runs on the embedded defaults (reference.conf); any key can be overridden "
+        + "with -Dkey=value (with bin/pacer, put them in JAVA_OPTS).",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:stopped by SIGTERM/SIGINT after a graceful drain", "1:failed to start or forced to stop",
+        "2:bad usage or invalid configuration"})
+final class ServeCommand implements Callable<Integer>
+{
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "Operator configuration file (HOCON), e.g. conf/application.conf.")
+    private Path configFile;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PacerConfig config;
+        try
+        {
+            config = PacerConfig.load(configFile);
+        }
+        catch (final InvalidConfigException ex)
+        {
+            System.err.println("pacer: invalid configuration: " + ex.getMessage());
+            return 2;
+        }
+        final CountDownLatch stopRequested = new CountDownLatch(1);
+        final AtomicInteger signals = new AtomicInteger();
+        final sun.misc.SignalHandler onSignal = signal ->
+        {
+            if (signals.incrementAndGet() > 1)
+            {
+                System.err.println("pacer: second SIG" + signal.getName() + ", exiting now");
+                Runtime.getRuntime().halt(1);
+            }
+            stopRequested.countDown();
+        };
+        Signal.handle(new Signal("TERM"), onSignal);
+        Signal.handle(new Signal("INT"), onSignal);
+
+        final PacerServer server = new PacerServer(config);
+        try
+        {
+            server.start();
+        }
+        catch (final InvalidDefinitionException ex)
+        {
+            System.err.println("pacer: " + ex.getMessage());
+            server.close();
+            return 1;
+        }
+        catch (final RuntimeException ex)
+        {
+            server.close();
+            throw ex;
+        }
+        System.out.printf("pacer ready: gateway %s:%d, admin http://%s:%d/health%n",
+            server.gatewayAddress().getHostString(), server.gatewayAddress().getPort(),
+            server.adminAddress().getHostString(), server.adminAddress().getPort());
+        System.out.flush();
+        stopRequested.await();
+
+        final Thread closer = new Thread(server::close, "pacer-shutdown");
+        closer.start();
+        closer.join(config.shutdownTimeout().toMillis());
+        if (closer.isAlive())
+        {
+            System.err.println("pacer: shutdown took longer than " + config.shutdownTimeout() + ", exiting now");
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,236 @@
+package io.pacer.server.admin;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.CampaignJson;
+import io.pacer.model.CampaignSnapshot;
+import io.pacer.model.InvalidDefinitionException;
+import io.pacer.pipeline.AdminCommand;
+import io.pacer.pipeline.PacerPipeline;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The admin API (operations.md). Reads and writes go through the ring as ordered events, so a
+ * GET sees a consistent state and a PUT is answered only once it has been applied.
+ */
+@ChannelHandler.Sharable
+public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest>
+{
+    private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
+    private static final String JSON = "application/json";
+    private static final long RING_TIMEOUT_SECONDS = 10;
+
+    private final PacerPipeline pipeline;
+    private final BearerTokenCheck auth;
+    private final HealthState health;
+    private final MetricsEndpoint metrics;
+
+    public AdminHandler(
+        final PacerPipeline pipeline, final BearerTokenCheck auth, final HealthState health, final MetricsEndpoint metrics)
+    {
+        this.pipeline = pipeline;
+        this.auth = auth;
+        this.health = health;
+        this.metrics = metrics;
+    }
+
+    @Override
+    protected void channelRead0(final ChannelHandlerContext ctx, final FullHttpRequest request)
+    {
+        final boolean keepAlive = HttpUtil.isKeepAlive(request);
+        final String path = new QueryStringDecoder(request.uri()).path();
+        final HttpMethod method = request.method();
+        try
+        {
+            if ("/health".equals(path))
+            {
+                requireMethod(method, HttpMethod.GET);
+                final boolean up = health.isUp();
+                send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
+                    up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+            }
+            else if ("/metrics".equals(path))
+            {
+                requireMethod(method, HttpMethod.GET);
+                metrics.serve(ctx, request, keepAlive);
+            }
+            else if ("/campaigns".equals(path) || "/campaigns/".equals(path))
+            {
+                requireMethod(method, HttpMethod.GET);
+                reply(ctx, keepAlive, pipeline.submit(AdminCommand.queryAll(pipeline.shardCount())),
+                    all -> ok(CampaignJson.states(all)));
+            }
+            else if (path.startsWith("/campaigns/"))
+            {
+                campaign(ctx, request, keepAlive, path.substring("/campaigns/".length()));
+            }
+            else
+            {
+                send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, JSON, CampaignJson.error("no such path: " + path));
+            }
+        }
+        catch (final HttpProblem problem)
+        {
+            final FullHttpResponse response = response(problem.status, JSON, CampaignJson.error(problem.getMessage()));
+            problem.headers.forEach((name, value) -> response.headers().set(name, value));
+            send(ctx, keepAlive, response);
+        }
+    }
+
+    private void campaign(
+        final ChannelHandlerContext ctx, final FullHttpRequest request, final boolean keepAlive, final String idText)
+    {
+        final long id = parseId(idText);
+        if (HttpMethod.GET.equals(request.method()))
+        {
+            reply(ctx, keepAlive, pipeline.submit(AdminCommand.query(id, pipeline.shardCount())), found -> found.isEmpty() ?
+                new Answer(HttpResponseStatus.NOT_FOUND, CampaignJson.error("no campaign " + idText)) :
+                ok(CampaignJson.state(found.get(0))));
+        }
+        else if (HttpMethod.PUT.equals(request.method()))
+        {
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            final CampaignDefinition definition = parseDefinition(request, id);
+            LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());
+            reply(ctx, keepAlive, pipeline.submit(AdminCommand.update(definition, pipeline.shardCount())),
+                state -> ok(CampaignJson.state(state.get(0))));
+        }
+        else
+        {
+            throw new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, request.method() + " not allowed here")
+                .header("Allow", "GET, PUT");
+        }
+    }
+
+    private static CampaignDefinition parseDefinition(final FullHttpRequest request, final long pathId)
+    {
+        final String body = request.content().toString(StandardCharsets.UTF_8);
+        try
+        {
+            final CampaignDefinition definition = CampaignDefinitionParser.parseJson(body);
+            if (definition.id() != pathId)
+            {
+                throw new InvalidDefinitionException("id", "body id " + Long.toUnsignedString(definition.id()) +
+                    " differs from the path's " + Long.toUnsignedString(pathId));
+            }
+            return definition;
+        }
+        catch (final InvalidDefinitionException ex)
+        {
+            throw new HttpProblem(HttpResponseStatus.BAD_REQUEST, ex.getMessage());
+        }
+    }
+
+    private static long parseId(final String text)
+    {
+        try
+        {
+            return Long.parseUnsignedLong(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new HttpProblem(HttpResponseStatus.BAD_REQUEST,
+                "id: must be an unsigned 64-bit integer, was \"" + text + "\"");
+        }
+    }
+
+    private static void requireMethod(final HttpMethod actual, final HttpMethod allowed)
+    {
+        if (!allowed.equals(actual))
+        {
+            throw new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, actual + " not allowed here")
+                .header("Allow", allowed.name());
+        }
+    }
+
+    private record Answer(HttpResponseStatus status, String body)
+    {
+    }
+
+    private static Answer ok(final String body)
+    {
+        return new Answer(HttpResponseStatus.OK, body);
+    }
+
+    private interface Render
+    {
+        Answer render(List<CampaignSnapshot> result);
+    }
+
+    private static void reply(
+        final ChannelHandlerContext ctx, final boolean keepAlive, final CompletableFuture<List<CampaignSnapshot>> result,
+        final Render render)
+    {
+        result.orTimeout(RING_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenCompleteAsync((value, failure) ->
+        {
+            if (failure != null)
+            {
+                LOG.warn("admin request failed", failure);
+                send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
+                    CampaignJson.error("not applied: " + failure));
+            }
+            else
+            {
+                final Answer answer = render.render(value);
+                send(ctx, keepAlive, answer.status(), JSON, answer.body());
+            }
+        }, ctx.executor());
+    }
+
+    static FullHttpResponse response(final HttpResponseStatus status, final String contentType, final String body)
+    {
+        final FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+            Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        return response;
+    }
+
+    static void send(
+        final ChannelHandlerContext ctx, final boolean keepAlive, final HttpResponseStatus status, final String contentType,
+        final String body)
+    {
+        send(ctx, keepAlive, response(status, contentType, body));
+    }
+
+    static void send(final ChannelHandlerContext ctx, final boolean keepAlive, final FullHttpResponse response)
+    {
+        HttpUtil.setContentLength(response, response.content().readableBytes());
+        if (keepAlive)
+        {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response);
+        }
+        else
+        {
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        LOG.debug("admin connection failed", cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,57 @@
+package io.pacer.server.admin;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.pacer.server.gateway.Transport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/** The admin HTTP listener, on its own event loop, apart from the gateway's. */
+public final class AdminServer implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+
+    private final EventLoopGroup group = Transport.group(1, "pacer-admin");
+    private Channel serverChannel;
+
+    /** @return the bound address */
+    public InetSocketAddress bind(final String host, final int port, final AdminHandler handler, final int maxBodyBytes)
+        throws InterruptedException
+    {
+        final ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(group)
+            .channel(Transport.serverChannel())
+            .childHandler(new ChannelInitializer<>()
+            {
+                @Override
+                protected void initChannel(final Channel ch)
+                {
+                    ch.pipeline()
+                        .addLast(new HttpServerCodec())
+                        .addLast(new HttpObjectAggregator(maxBodyBytes))
+                        .addLast(handler);
+                }
+            });
+        serverChannel = bootstrap.bind(host, port).sync().channel();
+        final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
+        LOG.info("admin listening on http://{}:{}", address.getHostString(), address.getPort());
+        return address;
+    }
+
+    @Override
+    public void close()
+    {
+        if (serverChannel != null)
+        {
+            serverChannel.close().syncUninterruptibly();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,215 @@
+package io.pacer.server.gateway;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.pacer.model.wire.FrameEncoder;
+import io.pacer.model.wire.FrameListener;
+import io.pacer.model.wire.FrameParser;
+import io.pacer.pipeline.PacerPipeline;
+import io.pacer.pipeline.Responder;
+import io.pacer.wire.ErrorCode;
+import io.pacer.wire.Reason;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * One gateway connection, in two roles kept on two threads:
+ * <ul>
+ *   <li>on its Netty event loop, it decodes frames straight from the receive buffer (no object
+ *       per frame) and publishes them into the ring; protocol errors and OVERLOADED answers are
+ *       written from here, flushed once per read;</li>
+ *   <li>as the ring's {@link Responder}, on the replier thread, it gathers the answers of one
+ *       ring batch into one buffer and hands it to Netty with one write-and-flush.</li>
+ * </ul>
+ */
+public final class GatewayConnection extends ByteToMessageDecoder implements Responder, FrameListener
+{
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
+
+    private final PacerPipeline pipeline;
+    private final GatewayStats stats;
+    private final FrameParser parser;
+
+    // event-loop side
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final FrameEncoder loopEncoder = new FrameEncoder();
+    private final UnsafeBuffer loopScratch = new UnsafeBuffer(new byte[64]);
+    private byte[] copyScratch = new byte[0];
+    private ChannelHandlerContext ctx;
+    private boolean wroteOnLoop;
+    private boolean framingLost;
+
+    // replier side
+    private final FrameEncoder replyEncoder = new FrameEncoder();
+    private final UnsafeBuffer replyScratch = new UnsafeBuffer(new byte[FrameEncoder.BID_RESPONSE_LENGTH]);
+    private Channel channel;
+    private ByteBuf pendingReplies;
+
+    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final int maxFrameBytes)
+    {
+        this.pipeline = pipeline;
+        this.stats = stats;
+        this.parser = new FrameParser(maxFrameBytes);
+    }
+
+    @Override
+    public void handlerAdded(final ChannelHandlerContext ctx)
+    {
+        this.ctx = ctx;
+        this.channel = ctx.channel();
+    }
+
+    @Override
+    public void channelActive(final ChannelHandlerContext ctx) throws Exception
+    {
+        stats.connectionOpened();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        stats.connectionClosed();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
+    {
+        if (framingLost)
+        {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        final int readable = in.readableBytes();
+        if (in.hasMemoryAddress())
+        {
+            view.wrap(in.memoryAddress() + in.readerIndex(), readable);
+        }
+        else if (in.hasArray())
+        {
+            view.wrap(in.array(), in.arrayOffset() + in.readerIndex(), readable);
+        }
+        else
+        {
+            if (copyScratch.length < readable)
+            {
+                copyScratch = new byte[Math.max(readable, copyScratch.length * 2)];
+            }
+            in.getBytes(in.readerIndex(), copyScratch, 0, readable);
+            view.wrap(copyScratch, 0, readable);
+        }
+        stats.bytesIn(readable);
+        final int consumed = parser.parse(view, 0, readable, this);
+        if (consumed == FrameParser.FRAMING_LOST)
+        {
+            framingLost = true;
+            in.skipBytes(in.readableBytes());
+            flushLoopWrites();
+            ctx.close();
+            return;
+        }
+        in.skipBytes(consumed);
+    }
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext ctx) throws Exception
+    {
+        flushLoopWrites();
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        LOG.debug("gateway connection {} failed; closing", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+
+    // ---- FrameListener: called on the event loop, from decode ----
+
+    @Override
+    public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
+    {
+        stats.bidRequest();
+        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, this))
+        {
+            stats.countShed();
+            final int length = loopEncoder.bidResponse(loopScratch, 0, requestId, Reason.OVERLOADED);
+            writeOnLoop(length);
+        }
+    }
+
+    @Override
+    public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
+    {
+        stats.winNotice();
+        pipeline.publishNotice(true, requestId, campaignId, priceCpmMicros);
+    }
+
+    @Override
+    public void onLossNotice(final long requestId, final long campaignId)
+    {
+        stats.lossNotice();
+        pipeline.publishNotice(false, requestId, campaignId, 0);
+    }
+
+    @Override
+    public void onInvalidFrame(final ErrorCode code, final long requestId, final int templateId)
+    {
+        stats.protocolError(code);
+        final int length = loopEncoder.error(loopScratch, 0, requestId, code, templateId);
+        writeOnLoop(length);
+    }
+
+    private void writeOnLoop(final int length)
+    {
+        final ByteBuf buf = ctx.alloc().directBuffer(length);
+        buf.writeBytes(loopScratch.byteArray(), 0, length);
+        stats.bytesOut(length);
+        ctx.write(buf, ctx.voidPromise());
+        wroteOnLoop = true;
+    }
+
+    private void flushLoopWrites()
+    {
+        if (wroteOnLoop)
+        {
+            wroteOnLoop = false;
+            ctx.flush();
+        }
+    }
+
+    // ---- Responder: called on the replier thread ----
+
+    @Override
+    public boolean append(final long requestId, final Reason reason)
+    {
+        final boolean first = pendingReplies == null;
+        if (first)
+        {
+            pendingReplies = channel.alloc().directBuffer(FrameEncoder.BID_RESPONSE_LENGTH * 16);
+        }
+        replyEncoder.bidResponse(replyScratch, 0, requestId, reason);
+        pendingReplies.writeBytes(replyScratch.byteArray(), 0, FrameEncoder.BID_RESPONSE_LENGTH);
+        return first;
+    }
+
+    @Override
+    public void flush()
+    {
+        final ByteBuf batch = pendingReplies;
+        pendingReplies = null;
+        if (batch == null)
+        {
+            return;
+        }
+        stats.bytesOut(batch.readableBytes());
+        channel.writeAndFlush(batch, channel.voidPromise());
+    }
+}
