@@ -14,5 +14,10 @@ public enum EventType
     /** Time passes: expires reservations. Published periodically by the {@link TickSource}. */
     TICK,
     /** Read campaign state consistently, in ring order (admin GET). */
-    STATE_QUERY
+    STATE_QUERY,
+    /**
+     * A connection will send nothing more: once every answer published before this marker has
+     * gone out, the replier closes it. Not an input to pacing.
+     */
+    END_OF_STREAM
 }

@@ -73,6 +73,20 @@ public final class PacerEvent
         this.reason = Reason.NONE;
     }
 
+    /** Sets an end-of-stream marker for {@code responder}. */
+    public void endOfStream(final Responder responder, final long epochMillis, final long ingressNanos)
+    {
+        this.type = EventType.END_OF_STREAM;
+        this.requestId = 0;
+        this.campaignId = 0;
+        this.cpmMicros = 0;
+        this.epochMillis = epochMillis;
+        this.ingressNanos = ingressNanos;
+        this.responder = responder;
+        this.command = null;
+        this.reason = Reason.NONE;
+    }
+
     /** Sets a tick. */
     public void tick(final long epochMillis, final long ingressNanos)
     {

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *  producers (multi)                 consumers
  *  gateway I/O threads --+
  *  admin HTTP, watcher --+--> [ ring ] --> shard 0 .. shard N-1 (parallel) --> replier
- *  tick source ----------+                 each owns campaigns id &amp; (N-1)      answers, flushes
+ *  tick source ----------+                 each owns campaigns id &amp; (N-1)      answers, flushes,
+ *                                                                                  closes ended streams
  * </pre>
  *
  * Every event is stamped with the ingress time by its producer; shards read no clock.
@@ -118,6 +119,17 @@ public final class PacerPipeline implements AutoCloseable
         ring.get(sequence).admin(command, clock.time(), System.nanoTime());
         ring.publish(sequence);
         return command;
+    }
+
+    /**
+     * Publishes an end-of-stream marker: {@code responder} is closed once every answer published
+     * before it has gone out. Waits for room.
+     */
+    public void publishEndOfStream(final Responder responder)
+    {
+        final long sequence = ring.next();
+        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
+        ring.publish(sequence);
     }
 
     /** Publishes the current time. */

@@ -70,6 +70,10 @@ public final class PacingHandler implements EventHandler<PacerEvent>
                 }
             }
             case STATE_QUERY -> query(event);
+            case END_OF_STREAM ->
+            {
+                // nothing to decide: the replier closes the connection
+            }
             default -> throw new IllegalStateException("unknown event type " + event.type);
         }
     }

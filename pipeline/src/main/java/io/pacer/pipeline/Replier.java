@@ -36,7 +36,12 @@ public final class Replier implements EventHandler<PacerEvent>
         try
         {
             final Responder responder = event.responder;
-            if (responder != null)
+            if (event.type == EventType.END_OF_STREAM)
+            {
+                flushTouched();
+                responder.endOfStream();
+            }
+            else if (responder != null)
             {
                 if (responder.append(event.requestId, event.reason))
                 {

@@ -17,4 +17,7 @@ public interface Responder
 
     /** Sends the pending batch: one write and one flush per ring batch. */
     void flush();
+
+    /** Every answer for this connection has been flushed and no more will come: close it. */
+    void endOfStream();
 }

@@ -28,6 +28,13 @@ final class CollectingResponder implements Responder
         notifyAll();
     }
 
+    @Override
+    public synchronized void endOfStream()
+    {
+        answers.add("closed");
+        notifyAll();
+    }
+
     synchronized List<String> awaitAnswers(final int count) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

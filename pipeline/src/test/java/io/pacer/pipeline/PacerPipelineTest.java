@@ -131,6 +131,18 @@ class PacerPipelineTest
     }
 
     @Test
+    void shouldCloseAnEndedStreamOnlyAfterItsEarlierAnswers() throws Exception
+    {
+        start(2);
+        define(campaign(1, 100));
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(1, 1, 1_000, responder);
+        pipeline.tryPublishBid(2, 2, 1_000, responder);
+        pipeline.publishEndOfStream(responder);
+        assertThat(responder.awaitAnswers(3)).containsExactly("1:NONE", "2:UNKNOWN_CAMPAIGN", "closed");
+    }
+
+    @Test
     void shouldFlushEachConnectionAtMostOncePerBatch() throws Exception
     {
         start(2);

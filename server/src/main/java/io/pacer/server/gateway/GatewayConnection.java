@@ -108,10 +108,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         final int consumed = parser.parse(view, 0, readable, this);
         if (consumed == FrameParser.FRAMING_LOST)
         {
+            // answer what was accepted before the bad frame, then close (through the ring)
             framingLost = true;
             in.skipBytes(in.readableBytes());
             flushLoopWrites();
-            ctx.close();
+            ctx.channel().config().setAutoRead(false);
+            pipeline.publishEndOfStream(this);
             return;
         }
         in.skipBytes(consumed);
@@ -211,5 +213,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         }
         stats.bytesOut(batch.readableBytes());
         channel.writeAndFlush(batch, channel.voidPromise());
+    }
+
+    @Override
+    public void endOfStream()
+    {
+        // queued on the event loop behind the writes flushed before it
+        channel.close();
     }
 }

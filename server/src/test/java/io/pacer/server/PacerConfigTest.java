@@ -1,0 +1,74 @@
+package io.pacer.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PacerConfigTest
+{
+    @Test
+    void shouldLoadTheEmbeddedDefaults()
+    {
+        final PacerConfig config = PacerConfig.load(null);
+        assertThat(config.gatewayHost()).isEqualTo("127.0.0.1");
+        assertThat(config.gatewayPort()).isEqualTo(9400);
+        assertThat(config.adminPort()).isEqualTo(9401);
+        assertThat(config.maxFrameBytes()).isEqualTo(4096);
+        assertThat(config.pipeline().shards()).isEqualTo(1);
+        assertThat(config.pipeline().waitStrategy()).isEqualTo("blocking");
+        assertThat(config.pipeline().policy().reservationTtlMillis()).isEqualTo(30_000);
+        assertThat(config.campaignsFile()).isEqualTo(config.home().resolve("conf/campaigns.json"));
+        assertThat(config.adminToken()).isEmpty();
+    }
+
+    @Test
+    void shouldReadAnOperatorFileAndLetOverridesWin() throws Exception
+    {
+        final Path file = Files.createTempFile("pacer", ".conf");
+        Files.writeString(file, "pacer.gateway.port = 9500\npacer.pipeline.shards = 4\n");
+        final PacerConfig config = PacerConfig.load(file, Map.of("pacer.pipeline.shards", 2));
+        assertThat(config.gatewayPort()).isEqualTo(9500);
+        assertThat(config.pipeline().shards()).isEqualTo(2);
+        Files.delete(file);
+    }
+
+    @Test
+    void shouldNameTheKeyOfAnInvalidValue()
+    {
+        assertInvalid(Map.of("pacer.pipeline.shards", 3), "pacer.pipeline.shards: must be a power of two");
+        assertInvalid(Map.of("pacer.pipeline.ring-size", 1000), "pacer.pipeline.ring-size: must be a power of two");
+        assertInvalid(Map.of("pacer.pipeline.wait-strategy", "spinny"), "pacer.pipeline.wait-strategy: must be one of");
+        assertInvalid(Map.of("pacer.gateway.port", 70_000), "pacer.gateway.port: must be between 0 and 65535");
+        assertInvalid(Map.of("pacer.gateway.max-frame-bytes", 20), "pacer.gateway.max-frame-bytes");
+        assertInvalid(Map.of("pacer.pacing.reservation-ttl", "0s"), "pacer.pacing.reservation-ttl: must be positive");
+        assertInvalid(Map.of("pacer.pacing.replan-interval", "2h"), "pacer.pacing.replan-interval: must be at most 1h");
+        assertInvalid(Map.of("pacer.gateway.port", "ninety"), "pacer.gateway.port");
+    }
+
+    @Test
+    void shouldRefuseANonLoopbackAdminListenerWithoutAToken()
+    {
+        assertInvalid(Map.of("pacer.admin.host", "0.0.0.0"), "pacer.admin.token: must be set");
+        assertThat(PacerConfig.load(null, Map.of("pacer.admin.host", "0.0.0.0", "pacer.admin.token", "t")).adminHost())
+            .isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void shouldRefuseAMissingConfigFile()
+    {
+        assertThatThrownBy(() -> PacerConfig.load(Path.of("/nonexistent/pacer.conf")))
+            .isInstanceOf(InvalidConfigException.class).hasMessageContaining("no such file");
+    }
+
+    private static void assertInvalid(final Map<String, Object> overrides, final String message)
+    {
+        assertThatThrownBy(() -> PacerConfig.load(null, overrides))
+            .isInstanceOf(InvalidConfigException.class)
+            .hasMessageContaining(message);
+    }
+}

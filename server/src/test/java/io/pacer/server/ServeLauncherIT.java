@@ -1,0 +1,92 @@
+package io.pacer.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code bin/pacer serve}, as a newcomer runs it: on the embedded defaults (ports 9400 and
+ * 9401, conf/campaigns.json), answering protocol.md's worked example, stopping on SIGTERM.
+ */
+class ServeLauncherIT
+{
+    private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
+
+    private static ProcessBuilder launcher(final String... args)
+    {
+        final String[] command = new String[args.length + 1];
+        command[0] = REPO.resolve("bin/pacer").toString();
+        System.arraycopy(args, 0, command, 1, args.length);
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile());
+        builder.environment().put("PACER_NO_BUILD", "1");
+        builder.environment().remove("PACER_HOME");
+        return builder;
+    }
+
+    @Test
+    void shouldServeTheWorkedExampleOnTheEmbeddedDefaultsAndStopOnSigterm() throws Exception
+    {
+        final Process server = launcher("serve").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try
+        {
+            final BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            final String ready = CompletableFuture.supplyAsync(() ->
+            {
+                try
+                {
+                    return out.readLine();
+                }
+                catch (final java.io.IOException ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+            }).get(60, TimeUnit.SECONDS);
+            assertThat(ready).startsWith("pacer ready: gateway 127.0.0.1:9400");
+
+            try (Socket socket = new Socket("127.0.0.1", 9400))
+            {
+                socket.setSoTimeout(10_000);
+                final OutputStream request = socket.getOutputStream();
+                request.write(HexFormat.of().parseHex(
+                    "00000026EB50180001000100000007000000000000002A00000000000000A025260000000000"));
+                request.flush();
+                final InputStream response = socket.getInputStream();
+                final byte[] answer = response.readNBytes(30);
+                assertThat(HexFormat.of().formatHex(answer)).isEqualTo(
+                    "0000001eeb50100002000100000007000000000000000100000000000000");
+            }
+        }
+        finally
+        {
+            server.destroy();
+        }
+        assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.exitValue()).isZero();
+    }
+
+    @Test
+    void shouldExitTwoOnBadUsageAndZeroOnHelp() throws Exception
+    {
+        final Process bad = launcher("no-such-command").redirectErrorStream(true).start();
+        bad.getInputStream().readAllBytes();
+        assertThat(bad.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(bad.exitValue()).isEqualTo(2);
+
+        final Process help = launcher("serve", "--help").redirectErrorStream(true).start();
+        final String text = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(help.exitValue()).isZero();
+        assertThat(text).contains("--config");
+    }
+}

@@ -1,0 +1,113 @@
+package io.pacer.server;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A real pacer on ephemeral loopback ports, with its own campaigns file in a temp directory. */
+final class TestPacer implements AutoCloseable
+{
+    static final String FAR_FLIGHT = "\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2036-01-01T00:00:00Z\"";
+
+    final Path home;
+    final Path campaignsFile;
+    final PacerServer server;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String token;
+
+    private TestPacer(final Path home, final Map<String, Object> overrides) throws Exception
+    {
+        this.home = home;
+        this.campaignsFile = home.resolve("campaigns.json");
+        this.token = (String)overrides.getOrDefault("pacer.admin.token", "");
+        final Map<String, Object> all = new HashMap<>();
+        all.put("pacer.home", home.toString());
+        all.put("pacer.gateway.port", 0);
+        all.put("pacer.admin.port", 0);
+        all.put("pacer.campaigns.file", campaignsFile.toString());
+        all.put("pacer.campaigns.poll-interval", "50ms");
+        all.put("pacer.pipeline.shards", 2);
+        all.put("pacer.pipeline.ring-size", 4096);
+        all.put("pacer.pipeline.tick-interval", "5ms");
+        all.putAll(overrides);
+        this.server = new PacerServer(PacerConfig.load(null, all)).start();
+    }
+
+    /** Starts a pacer whose campaigns file holds {@code campaigns} (JSON objects). */
+    static TestPacer start(final Map<String, Object> overrides, final String... campaigns) throws Exception
+    {
+        final Path home = Files.createTempDirectory("pacer-test");
+        writeCampaigns(home.resolve("campaigns.json"), campaigns);
+        return new TestPacer(home, overrides);
+    }
+
+    static TestPacer start(final String... campaigns) throws Exception
+    {
+        return start(Map.of(), campaigns);
+    }
+
+    static void writeCampaigns(final Path file, final String... campaigns) throws IOException
+    {
+        final Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(temp, "{\"campaigns\":[" + String.join(",", campaigns) + "]}");
+        Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** An ASAP campaign over a ten-year flight. */
+    static String asap(final long id, final long budgetMicros, final String... extra)
+    {
+        return "{\"id\":" + id + ",\"budgetMicros\":" + budgetMicros + "," + FAR_FLIGHT + ",\"pacing\":\"ASAP\"" +
+            (extra.length == 0 ? "" : "," + String.join(",", extra)) + "}";
+    }
+
+    GatewayClient client() throws IOException
+    {
+        return new GatewayClient(server.gatewayAddress());
+    }
+
+    String adminUrl(final String path)
+    {
+        return "http://127.0.0.1:" + server.adminAddress().getPort() + path;
+    }
+
+    HttpResponse<String> get(final String path) throws IOException, InterruptedException
+    {
+        return http.send(HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> put(final String path, final String body) throws IOException, InterruptedException
+    {
+        return put(path, body, token.isEmpty() ? null : "Bearer " + token);
+    }
+
+    HttpResponse<String> put(final String path, final String body, final String authorization)
+        throws IOException, InterruptedException
+    {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(adminUrl(path)))
+            .timeout(Duration.ofSeconds(10))
+            .PUT(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null)
+        {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        server.close();
+        try (var files = Files.walk(home))
+        {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
