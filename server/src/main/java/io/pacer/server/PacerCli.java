@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.pacer.loadtest.LoadTestCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = PacerCli.Version.class,
     description = "Budget pacer for real-time bidding.",
-    subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, LoadTestCommand.class, CommandLine.HelpCommand.class})
 public final class PacerCli implements Runnable
 {
     @CommandLine.Spec

@@ -20,7 +20,7 @@ class PacerConfigTest
         assertThat(config.adminPort()).isEqualTo(9401);
         assertThat(config.maxFrameBytes()).isEqualTo(4096);
         assertThat(config.pipeline().shards()).isEqualTo(1);
-        assertThat(config.pipeline().waitStrategy()).isEqualTo("blocking");
+        assertThat(config.pipeline().waitStrategy()).isEqualTo("phased");
         assertThat(config.pipeline().policy().reservationTtlMillis()).isEqualTo(30_000);
         assertThat(config.campaignsFile()).isEqualTo(config.home().resolve("conf/campaigns.json"));
         assertThat(config.adminToken()).isEmpty();

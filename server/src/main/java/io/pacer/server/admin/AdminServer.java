@@ -6,7 +6,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.pacer.server.gateway.Transport;
+import io.pacer.loadtest.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.pacer.model.wire.FrameEncoder;
 import io.pacer.model.wire.FrameListener;
+import io.pacer.loadtest.FrameReader;
 import io.pacer.model.wire.FrameParser;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
@@ -33,13 +34,11 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
 
     private final PacerPipeline pipeline;
     private final GatewayStats stats;
-    private final FrameParser parser;
+    private final FrameReader reader;
 
     // event-loop side
-    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final FrameEncoder loopEncoder = new FrameEncoder();
     private final UnsafeBuffer loopScratch = new UnsafeBuffer(new byte[64]);
-    private byte[] copyScratch = new byte[0];
     private ChannelHandlerContext ctx;
     private boolean wroteOnLoop;
     private boolean framingLost;
@@ -54,7 +53,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     {
         this.pipeline = pipeline;
         this.stats = stats;
-        this.parser = new FrameParser(maxFrameBytes);
+        this.reader = new FrameReader(maxFrameBytes);
     }
 
     @Override
@@ -86,27 +85,8 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
             in.skipBytes(in.readableBytes());
             return;
         }
-        final int readable = in.readableBytes();
-        if (in.hasMemoryAddress())
-        {
-            view.wrap(in.memoryAddress() + in.readerIndex(), readable);
-        }
-        else if (in.hasArray())
-        {
-            view.wrap(in.array(), in.arrayOffset() + in.readerIndex(), readable);
-        }
-        else
-        {
-            if (copyScratch.length < readable)
-            {
-                copyScratch = new byte[Math.max(readable, copyScratch.length * 2)];
-            }
-            in.getBytes(in.readerIndex(), copyScratch, 0, readable);
-            view.wrap(copyScratch, 0, readable);
-        }
-        stats.bytesIn(readable);
-        final int consumed = parser.parse(view, 0, readable, this);
-        if (consumed == FrameParser.FRAMING_LOST)
+        stats.bytesIn(in.readableBytes());
+        if (reader.read(in, this) == FrameParser.FRAMING_LOST)
         {
             // answer what was accepted before the bad frame, then close (through the ring)
             framingLost = true;
@@ -114,9 +94,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
             flushLoopWrites();
             ctx.channel().config().setAutoRead(false);
             pipeline.publishEndOfStream(this);
-            return;
         }
-        in.skipBytes(consumed);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.pacer.loadtest.Transport;
 import io.pacer.pipeline.PacerPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

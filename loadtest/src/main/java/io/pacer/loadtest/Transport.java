@@ -1,4 +1,4 @@
-package io.pacer.server.gateway;
+package io.pacer.loadtest;
 
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -6,13 +6,19 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Netty 4.2 transport choice: native epoll when the platform has it, NIO otherwise. */
+/**
+ * Netty 4.2 transport choice, shared by the server and the load generator: native epoll when the
+ * platform has it, NIO otherwise.
+ */
 public final class Transport
 {
     private Transport()
@@ -38,6 +44,11 @@ public final class Transport
     public static Class<? extends ServerChannel> serverChannel()
     {
         return nativeEpoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    public static Class<? extends SocketChannel> socketChannel()
+    {
+        return nativeEpoll() ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     private static final class Named implements ThreadFactory
