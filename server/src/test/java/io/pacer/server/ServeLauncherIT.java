@@ -76,6 +76,21 @@ class ServeLauncherIT
     }
 
     @Test
+    void shouldRunTheDemoAndWriteItsChart() throws Exception
+    {
+        final Path chart = Path.of("target/demo-chart.html").toAbsolutePath();
+        java.nio.file.Files.deleteIfExists(chart);
+        final Process demo = launcher("demo", "--flight", "3s", "--rate", "5000", "--out", chart.toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final String report = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(demo.exitValue()).as(report).isZero();
+        assertThat(report).contains("throughput", "p99", "errors      none", "delivery", "EVEN daily cap", "chart: " + chart);
+        final String html = java.nio.file.Files.readString(chart);
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "class=\"spent\"", "class=\"plan\"").endsWith("</html>\n");
+    }
+
+    @Test
     void shouldExitTwoOnBadUsageAndZeroOnHelp() throws Exception
     {
         final Process bad = launcher("no-such-command").redirectErrorStream(true).start();
