@@ -44,7 +44,8 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
         description = "Flight length (default: ${DEFAULT-VALUE}).")
     Duration flight;
 
-    @Option(names = "--rate", defaultValue = "20000", description = "Bid requests per second, open loop (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "22500",
+        description = "Bid requests per second, open loop; the default is 5x what an EVEN campaign needs (default: ${DEFAULT-VALUE}).")
     long rate;
 
     @Option(names = "--out", description = "Where to write the chart (default: a temporary directory).")
@@ -134,12 +135,50 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
         return samples;
     }
 
+    /**
+     * Root mean square error of the spend in each one-second slot of the flight against the plan's
+     * spend per slot, as a share of the plan per slot (Yahoo's smoothness measure).
+     */
+    private static double slotRmse(final List<long[]> points, final long planTotalMicros, final double flightMillis)
+    {
+        final int slots = (int)Math.floor(flightMillis / 1000);
+        if (slots < 1)
+        {
+            return Double.NaN;
+        }
+        final double planPerSlot = planTotalMicros / (flightMillis / 1000);
+        double sumSquares = 0;
+        for (int slot = 0; slot < slots; slot++)
+        {
+            final double spentInSlot = spentAt(points, (slot + 1) * 1000L) - spentAt(points, slot * 1000L);
+            sumSquares += (spentInSlot - planPerSlot) * (spentInSlot - planPerSlot);
+        }
+        return Math.sqrt(sumSquares / slots) / planPerSlot;
+    }
+
+    /** Spend at {@code millis}, interpolated between samples. */
+    private static double spentAt(final List<long[]> points, final long millis)
+    {
+        long[] before = {0, 0};
+        for (final long[] p : points)
+        {
+            if (p[0] >= millis)
+            {
+                final double span = p[0] - before[0];
+                return span <= 0 ? p[1] : before[1] + (p[1] - before[1]) * (millis - before[0]) / span;
+            }
+            before = p;
+        }
+        return before[1];
+    }
+
     private static List<SpendChart.Series> summarize(
         final CampaignSetup setup, final List<CampaignDefinition> campaigns, final Map<Long, List<long[]>> samples,
         final Instant start) throws Exception
     {
         final double flightMillis = campaigns.get(0).end().toEpochMilli() - start.toEpochMilli();
-        System.out.println("campaign  pacing          budget     spent   delivery  plan    max deviation from plan  late wins");
+        System.out.println("campaign  pacing          budget     spent   delivery  plan    max deviation from plan"
+            + "  slot RMSE  late wins");
         final List<SpendChart.Series> series = new ArrayList<>();
         for (final CampaignDefinition c : campaigns)
         {
@@ -163,10 +202,12 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
                 }
             }
             final String label = c.pacing() + (c.hasDailyCap() ? " daily cap" : "");
-            System.out.printf(Locale.ROOT, "%8d  %-14s %7.2f  %8.2f  %7.1f%%  %-6s  %s  %9d%n", c.id(), label,
+            final double rmse = planTotal > 0 ? slotRmse(points, planTotal, flightMillis) : Double.NaN;
+            System.out.printf(Locale.ROOT, "%8d  %-14s %7.2f  %8.2f  %7.1f%%  %-6s  %s  %9s  %9d%n", c.id(), label,
                 c.budgetMicros() / 1e6, spent / 1e6, 100.0 * spent / (planTotal > 0 ? planTotal : c.budgetMicros()),
                 planTotal > 0 ? String.format(Locale.ROOT, "%.2f", planTotal / 1e6) : "none",
                 planTotal > 0 ? String.format(Locale.ROOT, "%22.1f%% of plan", 100 * maxDeviation) : String.format("%31s", "-"),
+                planTotal > 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * rmse) : "-",
                 state.get("lateWins").asLong());
             series.add(new SpendChart.Series("campaign " + c.id() + ": " + label, c.budgetMicros(), planTotal, seconds, spentSeries));
         }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The benchmark suite: every figure of bench/BENCHMARKS.md in one run, on this machine, over
+# loopback only, each load bounded in time. Needs: a JDK, python3 (to aggregate), and Debian's
+# redis-server + redis-tools for the peer (apt-get install -y redis-server redis-tools).
+#
+#   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
+#   RUNS=5 DURATION=20s bench/run.sh
+#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits open gc redis pacing
+#
+# Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-10s}
+WARMUP=${WARMUP:-3s}
+GC_SECONDS=${GC_SECONDS:-60}
+ONLY=${ONLY:-"jmh closed waits open gc redis pacing"}
+GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
+out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+wants() { [[ " $ONLY " == *" $1 "* ]]; }
+log() { echo "[bench $(date -u +%H:%M:%S)] $*" >&2; }
+
+./mvnw -q -B -DskipTests package
+JAR=server/target/pacer.jar
+BENCH=bench/target/benchmarks.jar
+OPENS="--add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) x $(nproc)"
+  echo "memory: $(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} > "$out/machine.txt"
+
+server_pid=""
+stop_server() {
+  if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; fi
+}
+trap 'stop_server; redis-cli -p $REDIS shutdown nosave >/dev/null 2>&1 || true' EXIT
+
+wait_port() {
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done
+  echo "port $1 did not open" >&2; return 1
+}
+
+start_pacer() { # extra JVM options...
+  java $OPENS "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+    -jar "$JAR" serve > "$out/pacer.log" 2>&1 &
+  server_pid=$!
+  wait_port $GW
+}
+
+loadtest() { # loadtest options...
+  java $OPENS -jar "$JAR" loadtest "$@" --json
+}
+
+setup="--setup http://127.0.0.1:$ADMIN --campaigns 1000 --setup-budget-micros 1000000000000000 --setup-flight 2h"
+
+if wants jmh; then
+  log "JMH: pacing decision cost and in-process pipeline"
+  java $OPENS -jar "$BENCH" -rf json -rff "$out/jmh.json" 'PacingDecisionBenchmark|PipelineBenchmark' > "$out/jmh.txt" 2>&1
+fi
+
+if wants closed; then
+  for r in $(seq 1 "$RUNS"); do
+    log "closed loop 8 x 16, pacer, run $r"
+    start_pacer
+    loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/closed-pacer-$r.json"
+    stop_server
+    log "closed loop 8 x 16, trivial server, run $r"
+    java $OPENS -cp "$BENCH" io.pacer.bench.TrivialGateway $TRIVIAL > "$out/trivial.log" 2>&1 &
+    server_pid=$!
+    wait_port $TRIVIAL
+    loadtest --port $TRIVIAL -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" > "$out/closed-trivial-$r.json"
+    stop_server
+  done
+fi
+
+if wants waits; then
+  for ws in phased blocking sleeping yielding; do
+    log "wait strategy $ws: idle CPU for 5 s, then closed loop 8 x 16"
+    start_pacer -Dpacer.pipeline.wait-strategy=$ws
+    sleep 1
+    t0=$(awk '{print $14+$15}' /proc/$server_pid/stat); sleep 5; t1=$(awk '{print $14+$15}' /proc/$server_pid/stat)
+    echo "$(( (t1 - t0) * 100 / (5 * $(getconf CLK_TCK)) ))" > "$out/idle-$ws.txt"
+    loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/wait-$ws.json"
+    stop_server
+  done
+fi
+
+if wants open; then
+  for rate in 100000 250000 500000; do
+    for r in $(seq 1 "$RUNS"); do
+      log "open loop $rate/s, run $r"
+      start_pacer
+      loadtest --port $GW -c 8 --rate "$rate" -d "$DURATION" --warmup "$WARMUP" $setup > "$out/open-$rate-$r.json" || true
+      stop_server
+    done
+  done
+fi
+
+if wants gc; then
+  log "GC and allocation during ${GC_SECONDS}s at 500k/s"
+  start_pacer -Xlog:gc:file="$out/gc.log" -Xms4g -Xmx4g
+  loadtest --port $GW -c 8 --rate 100000 -d 3s --warmup 0s $setup > /dev/null || true
+  jstat -gc "$server_pid" > "$out/jstat-before.txt"
+  gc_before=$(grep -c 'Pause Young' "$out/gc.log" || true)
+  loadtest --port $GW -c 8 --rate 500000 -d "${GC_SECONDS}s" --warmup 0s > "$out/gc-load.json" || true
+  jstat -gc "$server_pid" > "$out/jstat-after.txt"
+  gc_after=$(grep -c 'Pause Young' "$out/gc.log" || true)
+  echo "$gc_before $gc_after" > "$out/gc-count.txt"
+  stop_server
+fi
+
+if wants redis; then
+  log "peer: Redis + Lua budget script, redis-benchmark -P 16"
+  redis-server --port $REDIS --bind 127.0.0.1 --save '' --appendonly no --daemonize yes > /dev/null
+  sleep 0.5
+  redis-cli -p $REDIS set budget:1 1000000000000000 > /dev/null
+  sha=$(redis-cli -p $REDIS script load "local spent = tonumber(redis.call('GET', KEYS[1] .. ':spent') or '0'); local budget = tonumber(redis.call('GET', KEYS[1]) or '0'); local cost = tonumber(ARGV[1]); if spent + cost > budget then return 0 end; redis.call('INCRBY', KEYS[1] .. ':spent', cost); return 1")
+  for r in $(seq 1 "$RUNS"); do
+    redis-benchmark -p $REDIS -c 8 -P 16 -n 2000000 -q evalsha "$sha" 1 budget:1 1000 > "$out/redis-$r.txt" 2>&1
+  done
+  redis-cli -p $REDIS shutdown nosave > /dev/null 2>&1 || true
+fi
+
+if wants pacing; then
+  log "pacing quality: bin/pacer demo (5x the traffic EVEN needs, 30% wins)"
+  java $OPENS -jar "$JAR" demo --out "$out/pacing.html" > "$out/pacing.txt" 2> "$out/pacing.log" || true
+fi
+
+python3 bench/summarize.py "$out" | tee "$out/summary.md"

@@ -1,0 +1,68 @@
+package io.pacer.bench;
+
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignStatus;
+import io.pacer.model.PacingMode;
+import io.pacer.model.PacingPolicy;
+import io.pacer.model.PacingShard;
+import io.pacer.wire.Reason;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cost of one pacing decision on the shard's thread: a bid on one of 1,000 campaigns, then its
+ * loss notice (so reservations do not pile up), with time advancing a millisecond per bid.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED")
+public class PacingDecisionBenchmark
+{
+    @Param({"EVEN", "ASAP"})
+    public PacingMode pacing;
+
+    private PacingShard shard;
+    private long requestId;
+    private long nowMillis;
+
+    @Setup(Level.Trial)
+    public void setUp()
+    {
+        final Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        shard = new PacingShard(new PacingPolicy(30_000, 1_000), 1 << 16);
+        for (long id = 0; id < 1_000; id++)
+        {
+            shard.define(new CampaignDefinition(id, Long.MAX_VALUE / 2_000, 0, start, start.plusSeconds(86_400L * 365 * 100),
+                ZoneId.of("UTC"), 0, pacing, CampaignStatus.ACTIVE), start.toEpochMilli());
+        }
+        nowMillis = start.toEpochMilli() + 1_000;
+    }
+
+    @Benchmark
+    public Reason bidThenLoss()
+    {
+        final long id = ++requestId;
+        final long campaign = id % 1_000;
+        nowMillis++;
+        final Reason reason = shard.bid(id, campaign, 1_000_000, nowMillis);
+        shard.loss(id, campaign, nowMillis);
+        return reason;
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Aggregates one bench/run.sh result folder into a Markdown summary (medians of the runs)."""
+import glob, json, os, re, statistics, sys
+
+out = sys.argv[1]
+def load(pattern):
+    runs = []
+    for f in sorted(glob.glob(os.path.join(out, pattern))):
+        try:
+            runs.append(json.load(open(f)))
+        except (ValueError, OSError):
+            pass
+    return runs
+def med(xs):
+    return statistics.median(xs) if xs else float('nan')
+
+print(f"# Results of bench/run.sh ({os.path.basename(out)})\n")
+print("```\n" + open(os.path.join(out, "machine.txt")).read().strip() + "\n```\n")
+
+jmh = os.path.join(out, "jmh.json")
+if os.path.exists(jmh):
+    print("## JMH\n\n| benchmark | params | score | error | unit |\n|---|---|---|---|---|")
+    for b in json.load(open(jmh)):
+        m = b["primaryMetric"]
+        params = ", ".join(f"{k}={v}" for k, v in (b.get("params") or {}).items())
+        print(f"| {b['benchmark'].split('.')[-2]}.{b['benchmark'].split('.')[-1]} | {params} | {m['score']:,.1f} | ±{m['scoreError']:,.1f} | {m['scoreUnit']} |")
+    print()
+
+pacer, trivial = load("closed-pacer-*.json"), load("closed-trivial-*.json")
+redis = []
+for f in sorted(glob.glob(os.path.join(out, "redis-*.txt"))):
+    m = re.search(r"([\d.]+) requests per second", open(f).read())
+    if m:
+        redis.append(float(m.group(1)))
+if pacer:
+    p = med([r["throughputPerSecond"] for r in pacer])
+    print("## Closed loop, 8 connections x 16 in flight (median of %d runs)\n" % len(pacer))
+    print("| server | decisions/s (median) | runs | p50 us | p99 us | errors |\n|---|---|---|---|---|---|")
+    print(f"| pacer | {p:,.0f} | {', '.join(format(r['throughputPerSecond'], ',') for r in pacer)} | {med([r['latencyMicros']['p50'] for r in pacer]):,.0f} | {med([r['latencyMicros']['p99'] for r in pacer]):,.0f} | {sum(len(r['errors']) for r in pacer)} |")
+    if trivial:
+        t = med([r["throughputPerSecond"] for r in trivial])
+        print(f"| trivial server (ceiling) | {t:,.0f} | {', '.join(format(r['throughputPerSecond'], ',') for r in trivial)} | {med([r['latencyMicros']['p50'] for r in trivial]):,.0f} | {med([r['latencyMicros']['p99'] for r in trivial]):,.0f} | {sum(len(r['errors']) for r in trivial)} |")
+        print(f"\npacer / ceiling = **{p / t:.0%}**")
+    if redis:
+        print(f"\nRedis + Lua budget script (redis-benchmark -c 8 -P 16, median of {len(redis)}): {med(redis):,.0f} decisions/s "
+              f"(runs {', '.join(format(x, ',.0f') for x in redis)}); pacer / Redis = **{p / med(redis):.1f}x**")
+    print()
+
+waits = [w for w in ("phased", "blocking", "sleeping", "yielding") if os.path.exists(os.path.join(out, f"wait-{w}.json"))]
+if waits:
+    print("## Wait strategies (closed loop 8 x 16, one run each; idle CPU of the whole server process)\n")
+    print("| wait strategy | decisions/s | p50 us | p99 us | idle CPU, % of one core |\n|---|---|---|---|---|")
+    for w in waits:
+        r = json.load(open(os.path.join(out, f"wait-{w}.json")))
+        idle = open(os.path.join(out, f"idle-{w}.txt")).read().strip()
+        print(f"| {w} | {r['throughputPerSecond']:,} | {r['latencyMicros']['p50']:,.0f} | {r['latencyMicros']['p99']:,.0f} | {idle} |")
+    print()
+
+rates = sorted({int(re.search(r"open-(\d+)-", f).group(1)) for f in glob.glob(os.path.join(out, "open-*-*.json"))})
+if rates:
+    print("## Open loop, 8 connections, latency from intended send time (median of runs)\n")
+    print("| target/s | achieved/s | p50 us | p99 us | p99.9 us | max us | errors |\n|---|---|---|---|---|---|---|")
+    for rate in rates:
+        rs = load(f"open-{rate}-*.json")
+        lat = lambda k: med([r["latencyMicros"][k] for r in rs])
+        errs = sorted({k for r in rs for k in r["errors"]})
+        print(f"| {rate:,} | {med([r['throughputPerSecond'] for r in rs]):,.0f} | {lat('p50'):,.0f} | {lat('p99'):,.0f} | {lat('p99.9'):,.0f} | {lat('max'):,.0f} | {', '.join(errs) or 'none'} |")
+    print()
+
+gc = os.path.join(out, "gc-count.txt")
+if os.path.exists(gc):
+    before, after = (int(x) for x in open(gc).read().split())
+    def jstat(name):
+        lines = open(os.path.join(out, name)).read().split("\n")
+        return dict(zip(lines[0].split(), (float(x) for x in lines[1].split())))
+    b, a = jstat("jstat-before.txt"), jstat("jstat-after.txt")
+    load_run = json.load(open(os.path.join(out, "gc-load.json")))
+    young = int(a["YGC"] - b["YGC"])
+    # allocated ~ eden used now - eden used before + one eden per young collection (KiB)
+    allocated = (a["EU"] - b["EU"] + young * a["EC"]) * 1024
+    print("## GC during the run at 500k/s\n")
+    print(f"- requests answered: {load_run['answers']:,} ({load_run['throughputPerSecond']:,}/s achieved)")
+    print(f"- young collections: **{young}** (GC log: {after - before} 'Pause Young')")
+    print(f"- allocated (jstat eden estimate): {allocated / 1e6:,.1f} MB = **{allocated / max(1, load_run['answers']):.1f} bytes per request**")
+    print()
+
+pacing = os.path.join(out, "pacing.txt")
+if os.path.exists(pacing):
+    print("## Pacing quality (bin/pacer demo)\n\n```\n" + open(pacing).read().strip() + "\n```")
