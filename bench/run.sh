@@ -5,7 +5,7 @@
 #
 #   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
 #   RUNS=5 DURATION=20s bench/run.sh
-#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits open gc redis pacing
+#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics open gc redis pacing
 #
 # Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
 set -euo pipefail
@@ -14,7 +14,7 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
-ONLY=${ONLY:-"jmh closed waits open gc redis pacing"}
+ONLY=${ONLY:-"jmh closed waits metrics open gc redis pacing"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -88,6 +88,18 @@ if wants waits; then
     echo "$(( (t1 - t0) * 100 / (5 * $(getconf CLK_TCK)) ))" > "$out/idle-$ws.txt"
     loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/wait-$ws.json"
     stop_server
+  done
+fi
+
+if wants metrics; then
+  for r in $(seq 1 "$RUNS"); do
+    for enabled in true false; do
+      log "metrics enabled=$enabled: closed loop 8 x 16, then open loop 100k/s, run $r"
+      start_pacer -Dpacer.metrics.enabled=$enabled
+      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/metrics-$enabled-closed-$r.json"
+      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/metrics-$enabled-open-$r.json" || true
+      stop_server
+    done
   done
 fi
 

@@ -56,6 +56,16 @@ if waits:
         print(f"| {w} | {r['throughputPerSecond']:,} | {r['latencyMicros']['p50']:,.0f} | {r['latencyMicros']['p99']:,.0f} | {idle} |")
     print()
 
+if glob.glob(os.path.join(out, "metrics-true-closed-*.json")):
+    print("## Metrics on vs off (same run, alternating, medians)\n")
+    print("| metrics | closed loop decisions/s | closed p99 us | open 100k/s p99 us | open 100k/s p99.9 us |\n|---|---|---|---|---|")
+    for enabled in ("true", "false"):
+        closed, opened = load(f"metrics-{enabled}-closed-*.json"), load(f"metrics-{enabled}-open-*.json")
+        print(f"| {'on' if enabled == 'true' else 'off'} | {med([r['throughputPerSecond'] for r in closed]):,.0f} | "
+              f"{med([r['latencyMicros']['p99'] for r in closed]):,.0f} | {med([r['latencyMicros']['p99'] for r in opened]):,.0f} | "
+              f"{med([r['latencyMicros']['p99.9'] for r in opened]):,.0f} |")
+    print()
+
 rates = sorted({int(re.search(r"open-(\d+)-", f).group(1)) for f in glob.glob(os.path.join(out, "open-*-*.json"))})
 if rates:
     print("## Open loop, 8 connections, latency from intended send time (median of runs)\n")

@@ -49,8 +49,10 @@ public final class PacingShard
             reason = campaign.decide(nowMillis, bidCpmMicros);
             if (reason == Reason.NONE)
             {
-                reservations.open(requestId, campaignId, campaign, Money.impressionCostNanos(bidCpmMicros),
-                    nowMillis + policy.reservationTtlMillis());
+                final long costNanos = Money.impressionCostNanos(bidCpmMicros);
+                reservations.open(requestId, campaignId, campaign, costNanos, nowMillis + policy.reservationTtlMillis());
+                counters.reservedNanos += costNanos;
+                counters.openReservations++;
             }
         }
         counters.decisionsByReason[reason.value()]++;
@@ -76,7 +78,7 @@ public final class PacingShard
         if (r != null)
         {
             campaign.bookWin(nowMillis, priceCpmMicros, r.costNanos);
-            reservations.recycle(r);
+            released(r);
             counters.matchedWins++;
         }
         else
@@ -84,6 +86,7 @@ public final class PacingShard
             campaign.bookWin(nowMillis, priceCpmMicros, -1);
             counters.lateWins++;
         }
+        counters.bookedNanos = Money.saturatingAdd(counters.bookedNanos, Money.impressionCostNanos(priceCpmMicros));
     }
 
     /** Books a loss notice: releases its reservation if open. */
@@ -94,7 +97,7 @@ public final class PacingShard
         if (r != null)
         {
             r.campaign.release(r.costNanos, false);
-            reservations.recycle(r);
+            released(r);
             counters.losses++;
         }
         else if (campaigns.containsKey(campaignId))
@@ -123,10 +126,24 @@ public final class PacingShard
         }
         else
         {
+            countStatus(campaign.definition().status(), -1);
             campaign.redefine(definition);
         }
+        countStatus(definition.status(), 1);
         counters.definitions++;
         return campaign.snapshot(nowMillis);
+    }
+
+    private void countStatus(final CampaignStatus status, final int delta)
+    {
+        if (status == CampaignStatus.ACTIVE)
+        {
+            counters.activeCampaigns += delta;
+        }
+        else
+        {
+            counters.pausedCampaigns += delta;
+        }
     }
 
     /** Lets time pass: expires reservations whose deadline has come. */
@@ -145,9 +162,16 @@ public final class PacingShard
         while ((r = reservations.pollExpired(nowMillis)) != null)
         {
             r.campaign.release(r.costNanos, true);
-            reservations.recycle(r);
+            released(r);
             counters.expiredReservations++;
         }
+    }
+
+    private void released(final Reservation r)
+    {
+        counters.reservedNanos -= r.costNanos;
+        counters.openReservations--;
+        reservations.recycle(r);
     }
 
     /** The campaign's current state, or null if this shard does not know it. */

@@ -18,6 +18,11 @@ public final class ShardCounters
     long unknownCampaignNotices;
     long invalidNotices;
     long definitions;
+    long bookedNanos;
+    long reservedNanos;
+    long openReservations;
+    long activeCampaigns;
+    long pausedCampaigns;
 
     /** Decisions with this reason ({@link Reason#NONE} counts BIDs). */
     public long decisions(final Reason reason)
@@ -68,5 +73,33 @@ public final class ShardCounters
     public long definitions()
     {
         return definitions;
+    }
+
+    /** Spend booked from win notices, in nanos (saturating). */
+    public long bookedNanos()
+    {
+        return bookedNanos;
+    }
+
+    /** Money held by open reservations, in nanos. */
+    public long reservedNanos()
+    {
+        return reservedNanos;
+    }
+
+    public long openReservations()
+    {
+        return openReservations;
+    }
+
+    /** Campaigns whose status is ACTIVE (whatever their flight). */
+    public long activeCampaigns()
+    {
+        return activeCampaigns;
+    }
+
+    public long pausedCampaigns()
+    {
+        return pausedCampaigns;
     }
 }

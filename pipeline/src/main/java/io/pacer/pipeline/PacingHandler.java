@@ -20,6 +20,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     private final PacingShard shard;
     private long batches;
     private long batchedEvents;
+    private long lastQueueDepth;
 
     public PacingHandler(final int shardIndex, final ShardRouter router, final PacingShard shard)
     {
@@ -33,6 +34,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     {
         batches++;
         batchedEvents += batchSize;
+        lastQueueDepth = queueDepth;
     }
 
     @Override
@@ -109,6 +111,12 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     public long batches()
     {
         return batches;
+    }
+
+    /** Events waiting when the last batch started. */
+    public long lastQueueDepth()
+    {
+        return lastQueueDepth;
     }
 
     /** Events seen in those batches. */

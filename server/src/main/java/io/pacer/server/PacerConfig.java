@@ -36,6 +36,7 @@ public final class PacerConfig
     private final Path journalDir;
     private final PipelineConfig pipeline;
     private final Duration shutdownTimeout;
+    private final boolean metricsEnabled;
 
     private PacerConfig(final Config config)
     {
@@ -54,6 +55,7 @@ public final class PacerConfig
         this.campaignsPollInterval = positiveDuration(config, "pacer.campaigns.poll-interval");
         this.journalDir = home.resolve(string(config, "pacer.journal.dir")).normalize();
         this.shutdownTimeout = positiveDuration(config, "pacer.shutdown.timeout");
+        this.metricsEnabled = bool(config, "pacer.metrics.enabled");
 
         final int shards = intInRange(config, "pacer.pipeline.shards", 1, 64);
         requirePowerOfTwo("pacer.pipeline.shards", shards);
@@ -154,6 +156,18 @@ public final class PacerConfig
         catch (final ConfigException ex)
         {
             throw new InvalidConfigException(key, ex.getMessage());
+        }
+    }
+
+    private static boolean bool(final Config config, final String key)
+    {
+        try
+        {
+            return config.getBoolean(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be true or false: " + ex.getMessage());
         }
     }
 
@@ -311,5 +325,11 @@ public final class PacerConfig
     public Duration shutdownTimeout()
     {
         return shutdownTimeout;
+    }
+
+    /** Whether /metrics is served and decisions are counted and timed. */
+    public boolean metricsEnabled()
+    {
+        return metricsEnabled;
     }
 }

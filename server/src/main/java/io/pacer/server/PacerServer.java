@@ -7,6 +7,9 @@ import io.pacer.server.admin.AdminServer;
 import io.pacer.server.admin.BearerTokenCheck;
 import io.pacer.server.admin.HealthState;
 import io.pacer.server.admin.MetricsEndpoint;
+import io.pacer.server.admin.PrometheusEndpoint;
+import io.pacer.monitoring.PacerMetrics;
+import io.pacer.wire.ErrorCode;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
 import org.agrona.concurrent.EpochClock;
@@ -15,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.Locale;
 
 /**
  * The running pacer: pipeline, campaigns-file watcher, admin listener and gateway listener,
@@ -32,6 +36,7 @@ public final class PacerServer implements AutoCloseable
     private final HealthState health = new HealthState();
     private final BearerTokenCheck auth;
     private final CampaignsFileWatcher watcher;
+    private final PacerMetrics metrics;
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
@@ -45,11 +50,56 @@ public final class PacerServer implements AutoCloseable
     public PacerServer(final PacerConfig config, final EpochClock clock)
     {
         this.config = config;
-        this.pipeline = new PacerPipeline(config.pipeline(), clock, Replier.DecisionListener.NONE);
+        this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
+        this.pipeline = new PacerPipeline(config.pipeline(), clock,
+            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions());
         this.gateway = new GatewayServer(config.gatewayIoThreads());
         this.auth = new BearerTokenCheck(config.adminToken());
         this.watcher = config.campaignsFile() == null ? null :
             new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline);
+        if (metrics != null)
+        {
+            registerMetrics(metrics);
+        }
+    }
+
+    private static String version()
+    {
+        final String version = PacerServer.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+
+    private void registerMetrics(final PacerMetrics m)
+    {
+        final GatewayStats stats = gateway.stats();
+        m.bindPipeline(pipeline, () -> stats.total(GatewayStats.SHED));
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.BID_REQUESTS), "type", "bid_request");
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.WIN_NOTICES), "type", "win_notice");
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.LOSS_NOTICES), "type", "loss_notice");
+        for (final ErrorCode code : ErrorCode.values())
+        {
+            if (code != ErrorCode.NULL_VAL)
+            {
+                m.counter("pacer.protocol.errors", "Protocol errors answered with an Error message, by code", null,
+                    () -> stats.protocolErrors(code), "code", code.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        m.gauge("pacer.connections.open", "Gateway connections open now", null, stats::openConnections);
+        m.counter("pacer.connections.accepted", "Gateway connections accepted", null, stats::acceptedConnections);
+        m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
+        m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
+        m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
+            auth::rejections);
+        if (watcher != null)
+        {
+            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::reloads,
+                "result", "ok");
+            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::rejections,
+                "result", "rejected");
+        }
     }
 
     /** Starts everything; returns once the gateway accepts connections and /health is UP. */
@@ -57,7 +107,9 @@ public final class PacerServer implements AutoCloseable
     {
         pipeline.start();
         adminAddress = admin.bind(config.adminHost(), config.adminPort(),
-            new AdminHandler(pipeline, auth, health, MetricsEndpoint.NOT_AVAILABLE), config.adminMaxBodyBytes());
+            new AdminHandler(pipeline, auth, health,
+                metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics)),
+            config.adminMaxBodyBytes());
         if (watcher != null)
         {
             watcher.loadInitial();
@@ -98,6 +150,12 @@ public final class PacerServer implements AutoCloseable
         return auth;
     }
 
+    /** Null when {@code pacer.metrics.enabled} is false. */
+    public PacerMetrics metrics()
+    {
+        return metrics;
+    }
+
     /** Stops intake, answers everything already accepted, then closes. Idempotent. */
     @Override
     public synchronized void close()
@@ -117,6 +175,10 @@ public final class PacerServer implements AutoCloseable
         admin.close();
         pipeline.close();
         gateway.close();
+        if (metrics != null)
+        {
+            metrics.close();
+        }
         LOG.info("pacer stopped");
     }
 }

@@ -62,12 +62,6 @@ class AdminIntegrationTest
     }
 
     @Test
-    void shouldAnswer404ForMetricsUntilTheMonitoringModuleServesThem() throws Exception
-    {
-        assertThat(pacer.get("/metrics").statusCode()).isEqualTo(404);
-    }
-
-    @Test
     void shouldRejectANonNumericId() throws Exception
     {
         final HttpResponse<String> response = pacer.get("/campaigns/abc");

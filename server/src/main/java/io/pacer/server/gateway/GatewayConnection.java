@@ -8,6 +8,7 @@ import io.pacer.model.wire.FrameEncoder;
 import io.pacer.model.wire.FrameListener;
 import io.pacer.loadtest.FrameReader;
 import io.pacer.model.wire.FrameParser;
+import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
 import io.pacer.wire.ErrorCode;
@@ -40,6 +41,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     private final FrameEncoder loopEncoder = new FrameEncoder();
     private final UnsafeBuffer loopScratch = new UnsafeBuffer(new byte[64]);
     private ChannelHandlerContext ctx;
+    private SingleWriterCounters loopCounters;
     private boolean wroteOnLoop;
     private boolean framingLost;
 
@@ -61,6 +63,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     {
         this.ctx = ctx;
         this.channel = ctx.channel();
+        this.loopCounters = stats.forCurrentThread();
     }
 
     @Override
@@ -85,7 +88,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
             in.skipBytes(in.readableBytes());
             return;
         }
-        stats.bytesIn(in.readableBytes());
+        loopCounters.add(GatewayStats.BYTES_IN, in.readableBytes());
         if (reader.read(in, this) == FrameParser.FRAMING_LOST)
         {
             // answer what was accepted before the bad frame, then close (through the ring)
@@ -116,10 +119,10 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     @Override
     public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
     {
-        stats.bidRequest();
+        loopCounters.increment(GatewayStats.BID_REQUESTS);
         if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, this))
         {
-            stats.countShed();
+            loopCounters.increment(GatewayStats.SHED);
             final int length = loopEncoder.bidResponse(loopScratch, 0, requestId, Reason.OVERLOADED);
             writeOnLoop(length);
         }
@@ -128,21 +131,21 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     @Override
     public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
     {
-        stats.winNotice();
+        loopCounters.increment(GatewayStats.WIN_NOTICES);
         pipeline.publishNotice(true, requestId, campaignId, priceCpmMicros);
     }
 
     @Override
     public void onLossNotice(final long requestId, final long campaignId)
     {
-        stats.lossNotice();
+        loopCounters.increment(GatewayStats.LOSS_NOTICES);
         pipeline.publishNotice(false, requestId, campaignId, 0);
     }
 
     @Override
     public void onInvalidFrame(final ErrorCode code, final long requestId, final int templateId)
     {
-        stats.protocolError(code);
+        loopCounters.increment(GatewayStats.errorIndex(code));
         final int length = loopEncoder.error(loopScratch, 0, requestId, code, templateId);
         writeOnLoop(length);
     }
@@ -151,7 +154,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     {
         final ByteBuf buf = ctx.alloc().directBuffer(length);
         buf.writeBytes(loopScratch.byteArray(), 0, length);
-        stats.bytesOut(length);
+        loopCounters.add(GatewayStats.BYTES_OUT, length);
         ctx.write(buf, ctx.voidPromise());
         wroteOnLoop = true;
     }
@@ -189,7 +192,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         {
             return;
         }
-        stats.bytesOut(batch.readableBytes());
+        stats.forCurrentThread().add(GatewayStats.BYTES_OUT, batch.readableBytes());
         channel.writeAndFlush(batch, channel.voidPromise());
     }
 

@@ -1,73 +1,60 @@
 package io.pacer.server.gateway;
 
+import io.netty.util.concurrent.FastThreadLocal;
+import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.wire.ErrorCode;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters of the gateway listener. {@link LongAdder} cells are per-thread in practice (one
- * event loop, one cell), so counting costs no shared contended write.
+ * Counters of the gateway listener. Each thread that counts (an I/O event loop, the replier)
+ * owns its own {@link SingleWriterCounters}, so counting a request costs one opaque store and no
+ * shared write; totals are summed when read. Connection counts, which change once per
+ * connection, are plain atomics.
  */
 public final class GatewayStats
 {
-    private final LongAdder bidRequests = new LongAdder();
-    private final LongAdder winNotices = new LongAdder();
-    private final LongAdder lossNotices = new LongAdder();
-    private final LongAdder shed = new LongAdder();
-    private final LongAdder bytesIn = new LongAdder();
-    private final LongAdder bytesOut = new LongAdder();
-    private final LongAdder[] errorsByCode = new LongAdder[6];
-    private final AtomicLong openConnections = new AtomicLong();
-    private final LongAdder acceptedConnections = new LongAdder();
+    public static final int BID_REQUESTS = 0;
+    public static final int WIN_NOTICES = 1;
+    public static final int LOSS_NOTICES = 2;
+    /** Bid requests answered OVERLOADED at ingress because the ring was full. */
+    public static final int SHED = 3;
+    public static final int BYTES_IN = 4;
+    public static final int BYTES_OUT = 5;
+    private static final int ERRORS = 6;
+    private static final int SIZE = ERRORS + 6;
 
-    public GatewayStats()
+    private final List<SingleWriterCounters> perThread = new CopyOnWriteArrayList<>();
+    private final FastThreadLocal<SingleWriterCounters> local = new FastThreadLocal<>()
     {
-        for (int i = 0; i < errorsByCode.length; i++)
+        @Override
+        protected SingleWriterCounters initialValue()
         {
-            errorsByCode[i] = new LongAdder();
+            final SingleWriterCounters counters = new SingleWriterCounters(SIZE);
+            perThread.add(counters);
+            return counters;
         }
+    };
+    private final AtomicLong openConnections = new AtomicLong();
+    private final AtomicLong acceptedConnections = new AtomicLong();
+
+    /** The calling thread's counters; keep the reference, it is only ever written by this thread. */
+    SingleWriterCounters forCurrentThread()
+    {
+        return local.get();
     }
 
-    void bidRequest()
+    static int errorIndex(final ErrorCode code)
     {
-        bidRequests.increment();
-    }
-
-    void winNotice()
-    {
-        winNotices.increment();
-    }
-
-    void lossNotice()
-    {
-        lossNotices.increment();
-    }
-
-    void countShed()
-    {
-        shed.increment();
-    }
-
-    void bytesIn(final long bytes)
-    {
-        bytesIn.add(bytes);
-    }
-
-    void bytesOut(final long bytes)
-    {
-        bytesOut.add(bytes);
-    }
-
-    void protocolError(final ErrorCode code)
-    {
-        errorsByCode[code.value()].increment();
+        return ERRORS + code.value();
     }
 
     void connectionOpened()
     {
         openConnections.incrementAndGet();
-        acceptedConnections.increment();
+        acceptedConnections.incrementAndGet();
     }
 
     void connectionClosed()
@@ -75,40 +62,20 @@ public final class GatewayStats
         openConnections.decrementAndGet();
     }
 
-    public long bidRequests()
+    /** A total over every counting thread; {@code index} is one of this class's constants. */
+    public long total(final int index)
     {
-        return bidRequests.sum();
-    }
-
-    public long winNotices()
-    {
-        return winNotices.sum();
-    }
-
-    public long lossNotices()
-    {
-        return lossNotices.sum();
-    }
-
-    /** Bid requests answered OVERLOADED because the ring was full. */
-    public long shed()
-    {
-        return shed.sum();
-    }
-
-    public long bytesIn()
-    {
-        return bytesIn.sum();
-    }
-
-    public long bytesOut()
-    {
-        return bytesOut.sum();
+        long sum = 0;
+        for (final SingleWriterCounters counters : perThread)
+        {
+            sum += counters.get(index);
+        }
+        return sum;
     }
 
     public long protocolErrors(final ErrorCode code)
     {
-        return errorsByCode[code.value()].sum();
+        return total(errorIndex(code));
     }
 
     public long openConnections()
@@ -118,6 +85,6 @@ public final class GatewayStats
 
     public long acceptedConnections()
     {
-        return acceptedConnections.sum();
+        return acceptedConnections.get();
     }
 }

@@ -1,0 +1,44 @@
+package io.pacer.monitoring;
+
+import io.pacer.pipeline.PacerEvent;
+import io.pacer.pipeline.Replier;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Counts every answered bid by reason and records its latency from ingress (the gateway thread
+ * stamping it) to the answer being handed to its connection, on the replier thread: plain
+ * single-writer counters and an HdrHistogram {@link SingleWriterRecorder}, nothing shared.
+ * Scrapes read them through {@link #decisions} and {@link #cumulativeLatency}.
+ */
+public final class DecisionMetrics implements Replier.DecisionListener
+{
+    private final SingleWriterCounters byReason = new SingleWriterCounters(8);
+    private final SingleWriterRecorder recorder = new SingleWriterRecorder(TimeUnit.SECONDS.toNanos(10), 3);
+    private final Histogram cumulative = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+    private Histogram interval;
+
+    @Override
+    public void onDecision(final PacerEvent event)
+    {
+        byReason.increment(event.reason().value());
+        final long latency = System.nanoTime() - event.ingressNanos();
+        recorder.recordValue(Math.max(0, Math.min(latency, cumulative.getHighestTrackableValue())));
+    }
+
+    /** Answered bids with this reason code (0: BID). */
+    public long decisions(final int reason)
+    {
+        return byReason.get(reason);
+    }
+
+    /** Every latency recorded so far, in nanoseconds; call from one reader thread at a time. */
+    public synchronized Histogram cumulativeLatency()
+    {
+        interval = recorder.getIntervalHistogram(interval);
+        cumulative.add(interval);
+        return cumulative;
+    }
+}
