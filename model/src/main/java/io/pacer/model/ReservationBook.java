@@ -19,9 +19,16 @@ public final class ReservationBook
     private Reservation pool;
     private long open;
 
+    /** @param expectedOpen reservations to preallocate (and size the index for) */
     public ReservationBook(final int expectedOpen)
     {
-        byRequestId = new Long2ObjectHashMap<>(Math.max(16, expectedOpen), 0.65f);
+        byRequestId = new Long2ObjectHashMap<>(Math.max(16, expectedOpen * 2), 0.65f);
+        for (int i = 0; i < expectedOpen; i++)
+        {
+            final Reservation r = new Reservation();
+            r.younger = pool;
+            pool = r;
+        }
     }
 
     /** Records a reservation of {@code costNanos} for {@code campaign}, due at {@code deadlineMillis}. */

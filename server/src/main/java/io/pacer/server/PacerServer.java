@@ -12,6 +12,7 @@ import io.pacer.monitoring.PacerMetrics;
 import io.pacer.wire.ErrorCode;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
+import io.netty.util.ResourceLeakDetector;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
@@ -49,6 +50,11 @@ public final class PacerServer implements AutoCloseable
     /** With another clock for ingress timestamps (tests). */
     public PacerServer(final PacerConfig config, final EpochClock clock)
     {
+        if (System.getProperty("io.netty.leakDetection.level") == null)
+        {
+            // sampling leak detection records stack traces on the hot path; ask for it explicitly
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         this.pipeline = new PacerPipeline(config.pipeline(), clock,

@@ -13,11 +13,14 @@ import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.Reason;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One gateway connection, in two roles kept on two threads:
@@ -51,6 +54,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     private Channel channel;
     private ByteBuf pendingReplies;
 
+    // replier to event loop: batches queue here and one reusable task writes them all, so a
+    // batch costs no task object and wakes the event loop at most once while it is busy
+    private final OneToOneConcurrentArrayQueue<ByteBuf> handOff = new OneToOneConcurrentArrayQueue<>(1024);
+    private final AtomicBoolean writeScheduled = new AtomicBoolean();
+    private final Runnable writeHandedOff = this::writeHandedOff;
+
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final int maxFrameBytes)
     {
         this.pipeline = pipeline;
@@ -77,6 +86,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
         stats.connectionClosed();
+        writeHandedOff();
         super.channelInactive(ctx);
     }
 
@@ -193,13 +203,60 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
             return;
         }
         stats.forCurrentThread().add(GatewayStats.BYTES_OUT, batch.readableBytes());
-        channel.writeAndFlush(batch, channel.voidPromise());
+        if (!handOff.offer(batch))
+        {
+            // a connection so slow that 1,024 batches wait: fall back to Netty's own queueing
+            channel.writeAndFlush(batch, channel.voidPromise());
+            return;
+        }
+        if (!writeScheduled.getAndSet(true))
+        {
+            try
+            {
+                channel.eventLoop().execute(writeHandedOff);
+            }
+            catch (final RejectedExecutionException shutDown)
+            {
+                for (ByteBuf b; (b = handOff.poll()) != null; )
+                {
+                    b.release();
+                }
+            }
+        }
+    }
+
+    /** On the event loop: writes every batch handed off, flushes once. */
+    private void writeHandedOff()
+    {
+        writeScheduled.set(false);
+        ByteBuf batch;
+        boolean wrote = false;
+        while ((batch = handOff.poll()) != null)
+        {
+            if (channel.isActive())
+            {
+                ctx.write(batch, ctx.voidPromise());
+                wrote = true;
+            }
+            else
+            {
+                batch.release();
+            }
+        }
+        if (wrote)
+        {
+            ctx.flush();
+        }
     }
 
     @Override
     public void endOfStream()
     {
-        // queued on the event loop behind the writes flushed before it
-        channel.close();
+        // runs on the event loop after every batch handed off before it
+        channel.eventLoop().execute(() ->
+        {
+            writeHandedOff();
+            ctx.close();
+        });
     }
 }
