@@ -5,7 +5,7 @@
 #
 #   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
 #   RUNS=5 DURATION=20s bench/run.sh
-#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics open gc redis pacing
+#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics journal open gc replay redis pacing
 #
 # Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
 set -euo pipefail
@@ -14,7 +14,7 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
-ONLY=${ONLY:-"jmh closed waits metrics open gc redis pacing"}
+ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -36,8 +36,11 @@ OPENS="--add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
 } > "$out/machine.txt"
 
 server_pid=""
+journal_dir=""
 stop_server() {
   if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; fi
+  if [ -n "$journal_dir" ] && [ "${KEEP_JOURNAL:-}" != "1" ]; then rm -rf "$journal_dir"; fi
+  journal_dir=""
 }
 trap 'stop_server; redis-cli -p $REDIS shutdown nosave >/dev/null 2>&1 || true' EXIT
 
@@ -46,8 +49,9 @@ wait_port() {
   echo "port $1 did not open" >&2; return 1
 }
 
-start_pacer() { # extra JVM options...
-  java $OPENS "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+start_pacer() { # extra JVM options...; each server journals into a fresh directory, removed at stop
+  journal_dir=$(mktemp -d /tmp/pacer-bench-journal.XXXXXX)
+  java $OPENS -Dpacer.journal.dir="$journal_dir" "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
     -jar "$JAR" serve > "$out/pacer.log" 2>&1 &
   server_pid=$!
   wait_port $GW
@@ -103,6 +107,18 @@ if wants metrics; then
   done
 fi
 
+if wants journal; then
+  for r in $(seq 1 "$RUNS"); do
+    for enabled in true false; do
+      log "journal enabled=$enabled: closed loop 8 x 16, then open loop 100k/s, run $r"
+      start_pacer -Dpacer.journal.enabled=$enabled
+      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/journal-$enabled-closed-$r.json"
+      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/journal-$enabled-open-$r.json" || true
+      stop_server
+    done
+  done
+fi
+
 if wants open; then
   for rate in 100000 250000 500000; do
     for r in $(seq 1 "$RUNS"); do
@@ -125,6 +141,26 @@ if wants gc; then
   gc_after=$(grep -c 'Pause Young' "$out/gc.log" || true)
   echo "$gc_before $gc_after" > "$out/gc-count.txt"
   stop_server
+fi
+
+if wants replay; then
+  log "replay speed and recovery time: journal about 10M events"
+  start_pacer
+  keep="$journal_dir"
+  loadtest --port $GW -c 8 -w 16 -d 30s --warmup 0s --max-requests 5000000 $setup > /dev/null || true
+  KEEP_JOURNAL=1 stop_server
+  du -sh "$keep" | cut -f1 > "$out/replay-size.txt"
+  start=$(date +%s%N)
+  java $OPENS -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
+  echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
+  start=$(date +%s%N)
+  java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+    -jar "$JAR" serve > "$out/recovery.log" 2>&1 &
+  server_pid=$!
+  until curl -sf "http://127.0.0.1:$ADMIN/health" > /dev/null 2>&1; do sleep 0.05; done
+  echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/recovery-ms.txt"
+  stop_server
+  rm -rf "$keep"
 fi
 
 if wants redis; then

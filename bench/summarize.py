@@ -66,6 +66,26 @@ if glob.glob(os.path.join(out, "metrics-true-closed-*.json")):
               f"{med([r['latencyMicros']['p99.9'] for r in opened]):,.0f} |")
     print()
 
+if glob.glob(os.path.join(out, "journal-true-closed-*.json")):
+    print("## Journal on vs off (same run, alternating, medians; fsync periodic 100 ms)\n")
+    print("| journal | closed loop decisions/s | closed p99 us | open 100k/s p99 us | open 100k/s p99.9 us |\n|---|---|---|---|---|")
+    for enabled in ("true", "false"):
+        closed, opened = load(f"journal-{enabled}-closed-*.json"), load(f"journal-{enabled}-open-*.json")
+        print(f"| {'on' if enabled == 'true' else 'off'} | {med([r['throughputPerSecond'] for r in closed]):,.0f} | "
+              f"{med([r['latencyMicros']['p99'] for r in closed]):,.0f} | {med([r['latencyMicros']['p99'] for r in opened]):,.0f} | "
+              f"{med([r['latencyMicros']['p99.9'] for r in opened]):,.0f} |")
+    print()
+
+if os.path.exists(os.path.join(out, "replay.json")):
+    rep = json.load(open(os.path.join(out, "replay.json")))
+    ms = int(open(os.path.join(out, "replay-ms.txt")).read())
+    rec = int(open(os.path.join(out, "recovery-ms.txt")).read())
+    print("## Replay and recovery\n")
+    print(f"- journal: {rep['events']:,} events, {open(os.path.join(out, 'replay-size.txt')).read().strip()} on disk; mismatches {rep['mismatches']}")
+    print(f"- `pacer replay` (JVM start included): {ms:,} ms = **{rep['events'] / (ms / 1000):,.0f} events/s**")
+    print(f"- recovery: `pacer serve` start to /health UP on that journal: **{rec:,} ms**")
+    print()
+
 rates = sorted({int(re.search(r"open-(\d+)-", f).group(1)) for f in glob.glob(os.path.join(out, "open-*-*.json"))})
 if rates:
     print("## Open loop, 8 connections, latency from intended send time (median of runs)\n")

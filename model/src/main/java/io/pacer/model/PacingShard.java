@@ -174,6 +174,12 @@ public final class PacingShard
         reservations.recycle(r);
     }
 
+    /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */
+    public CampaignBook campaign(final long campaignId)
+    {
+        return campaigns.get(campaignId);
+    }
+
     /** The campaign's current state, or null if this shard does not know it. */
     public CampaignSnapshot snapshot(final long campaignId)
     {

@@ -1,5 +1,6 @@
 package io.pacer.pipeline;
 
+import io.pacer.model.CampaignDefinition;
 import io.pacer.wire.Reason;
 
 /**
@@ -134,6 +135,12 @@ public final class PacerEvent
     public Reason reason()
     {
         return reason;
+    }
+
+    /** The definition of a {@link EventType#CAMPAIGN_UPDATE}, else null. */
+    public CampaignDefinition definition()
+    {
+        return command == null ? null : command.definition();
     }
 
     @Override

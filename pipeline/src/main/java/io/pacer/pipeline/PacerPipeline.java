@@ -7,6 +7,7 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
+import io.pacer.pipeline.journal.Journaler;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                                                                                  closes ended streams
  * </pre>
  *
+ * With a journal, the replier writes each batch to it (one write) before answering the batch.
+ *
  * Every event is stamped with the ingress time by its producer; shards read no clock.
  */
 public final class PacerPipeline implements AutoCloseable
@@ -42,9 +45,21 @@ public final class PacerPipeline implements AutoCloseable
     private final List<PacingHandler> shards;
     private final PipelineExceptionHandler exceptionHandler = new PipelineExceptionHandler();
     private final TickSource ticks;
+    private final Journaler journaler;
     private volatile boolean started;
 
     public PacerPipeline(final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions)
+    {
+        this(config, clock, decisions, null);
+    }
+
+    /**
+     * With a journal: the replier journals each batch before any of its answers leave, so no
+     * answer leaves before its request and decision are written.
+     */
+    public PacerPipeline(
+        final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions,
+        final Journaler journaler)
     {
         this.config = config;
         this.clock = clock;
@@ -62,7 +77,8 @@ public final class PacerPipeline implements AutoCloseable
         this.shards = Collections.unmodifiableList(handlers);
         disruptor
             .handleEventsWith(handlers.toArray(new PacingHandler[0]))
-            .then(new Replier(decisions));
+            .then(new Replier(decisions, journaler));
+        this.journaler = journaler;
         this.ring = disruptor.getRingBuffer();
         this.ticks = new TickSource(this, config.tickIntervalMillis());
     }
@@ -195,6 +211,10 @@ public final class PacerPipeline implements AutoCloseable
         {
             LOG.warn("pipeline did not drain within 10 s; halting");
             disruptor.halt();
+        }
+        if (journaler != null)
+        {
+            journaler.close();
         }
     }
 

@@ -1,6 +1,9 @@
 package io.pacer.pipeline;
 
 import com.lmax.disruptor.EventHandler;
+import io.pacer.pipeline.journal.Journaler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +16,14 @@ import java.util.List;
  */
 public final class Replier implements EventHandler<PacerEvent>
 {
+    private static final Logger LOG = LoggerFactory.getLogger(Replier.class);
+
     private final List<Responder> touched = new ArrayList<>();
+    private final List<AdminCommand> commands = new ArrayList<>();
+    private final List<Responder> ended = new ArrayList<>();
     private final DecisionListener decisions;
+    private final Journaler journal;
+    private long journalFailures;
 
     /** Told about every answered bid, on the replier thread (metrics hook). */
     @FunctionalInterface
@@ -27,7 +36,14 @@ public final class Replier implements EventHandler<PacerEvent>
 
     public Replier(final DecisionListener decisions)
     {
+        this(decisions, null);
+    }
+
+    /** @param journal journals each batch before its answers leave; null for none */
+    public Replier(final DecisionListener decisions, final Journaler journal)
+    {
         this.decisions = decisions;
+        this.journal = journal;
     }
 
     @Override
@@ -35,11 +51,14 @@ public final class Replier implements EventHandler<PacerEvent>
     {
         try
         {
+            if (journal != null)
+            {
+                journal.append(event);
+            }
             final Responder responder = event.responder;
             if (event.type == EventType.END_OF_STREAM)
             {
-                flushTouched();
-                responder.endOfStream();
+                ended.add(responder);
             }
             else if (responder != null)
             {
@@ -51,7 +70,7 @@ public final class Replier implements EventHandler<PacerEvent>
             }
             else if (event.command != null)
             {
-                event.command.completeFromShards();
+                commands.add(event.command);
             }
         }
         finally
@@ -60,17 +79,50 @@ public final class Replier implements EventHandler<PacerEvent>
             event.command = null;
             if (endOfBatch)
             {
-                flushTouched();
+                endBatch();
             }
         }
     }
 
-    private void flushTouched()
+    /** Journal first; then answers, admin completions and closes, in that order. */
+    private void endBatch()
     {
+        if (journal != null)
+        {
+            try
+            {
+                journal.endOfBatch();
+            }
+            catch (final RuntimeException ex)
+            {
+                // answering anyway keeps the one-answer-per-request contract; failing closed on a
+                // broken journal is the robustness work's to add
+                if (journalFailures++ % 1000 == 0)
+                {
+                    LOG.error("JOURNAL WRITE FAILED ({} so far); answers of this batch leave unjournaled", journalFailures, ex);
+                }
+            }
+        }
         for (int i = 0, size = touched.size(); i < size; i++)
         {
             touched.get(i).flush();
         }
         touched.clear();
+        for (int i = 0, size = commands.size(); i < size; i++)
+        {
+            commands.get(i).completeFromShards();
+        }
+        commands.clear();
+        for (int i = 0, size = ended.size(); i < size; i++)
+        {
+            ended.get(i).endOfStream();
+        }
+        ended.clear();
+    }
+
+    /** Batches whose journal write failed. */
+    public long journalFailures()
+    {
+        return journalFailures;
     }
 }

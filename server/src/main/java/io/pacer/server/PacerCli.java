@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = PacerCli.Version.class,
     description = "Budget pacer for real-time bidding.",
-    subcommands = {ServeCommand.class, DemoCommand.class, LoadTestCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, DemoCommand.class, LoadTestCommand.class, ReplayCommand.class,
+        CommandLine.HelpCommand.class})
 public final class PacerCli implements Runnable
 {
     @CommandLine.Spec

@@ -37,6 +37,11 @@ public final class PacerConfig
     private final PipelineConfig pipeline;
     private final Duration shutdownTimeout;
     private final boolean metricsEnabled;
+    private final boolean journalEnabled;
+    private final String journalFsync;
+    private final Duration journalFsyncInterval;
+    private final long journalSegmentBytes;
+    private final boolean journalTruncateCorrupt;
 
     private PacerConfig(final Config config)
     {
@@ -56,6 +61,26 @@ public final class PacerConfig
         this.journalDir = home.resolve(string(config, "pacer.journal.dir")).normalize();
         this.shutdownTimeout = positiveDuration(config, "pacer.shutdown.timeout");
         this.metricsEnabled = bool(config, "pacer.metrics.enabled");
+        this.journalEnabled = bool(config, "pacer.journal.enabled");
+        this.journalFsync = string(config, "pacer.journal.fsync").toLowerCase(java.util.Locale.ROOT);
+        if (!java.util.List.of("periodic", "batch", "never").contains(journalFsync))
+        {
+            throw new InvalidConfigException("pacer.journal.fsync", "must be periodic, batch or never, was \"" + journalFsync + "\"");
+        }
+        this.journalFsyncInterval = positiveDuration(config, "pacer.journal.fsync-interval");
+        try
+        {
+            this.journalSegmentBytes = config.getBytes("pacer.journal.segment-size");
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException("pacer.journal.segment-size", "must be a size such as 256MiB: " + ex.getMessage());
+        }
+        if (journalSegmentBytes < 1 << 20 || journalSegmentBytes > 1L << 30)
+        {
+            throw new InvalidConfigException("pacer.journal.segment-size", "must be between 1MiB and 1GiB");
+        }
+        this.journalTruncateCorrupt = bool(config, "pacer.journal.truncate-corrupt");
 
         final int shards = intInRange(config, "pacer.pipeline.shards", 1, 64);
         requirePowerOfTwo("pacer.pipeline.shards", shards);
@@ -325,6 +350,32 @@ public final class PacerConfig
     public Duration shutdownTimeout()
     {
         return shutdownTimeout;
+    }
+
+    public boolean journalEnabled()
+    {
+        return journalEnabled;
+    }
+
+    /** periodic, batch or never. */
+    public String journalFsync()
+    {
+        return journalFsync;
+    }
+
+    public Duration journalFsyncInterval()
+    {
+        return journalFsyncInterval;
+    }
+
+    public long journalSegmentBytes()
+    {
+        return journalSegmentBytes;
+    }
+
+    public boolean journalTruncateCorrupt()
+    {
+        return journalTruncateCorrupt;
     }
 
     /** Whether /metrics is served and decisions are counted and timed. */

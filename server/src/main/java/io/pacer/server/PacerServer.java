@@ -1,6 +1,14 @@
 package io.pacer.server;
 
+import io.pacer.model.PacingShard;
 import io.pacer.pipeline.PacerPipeline;
+import io.pacer.pipeline.PacingHandler;
+import io.pacer.pipeline.journal.JournalCorruptException;
+import io.pacer.pipeline.journal.JournalReader;
+import io.pacer.pipeline.journal.JournalRepair;
+import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.pipeline.journal.JournalWriter;
+import io.pacer.pipeline.journal.Journaler;
 import io.pacer.pipeline.Replier;
 import io.pacer.server.admin.AdminHandler;
 import io.pacer.server.admin.AdminServer;
@@ -18,7 +26,12 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -38,6 +51,7 @@ public final class PacerServer implements AutoCloseable
     private final BearerTokenCheck auth;
     private final CampaignsFileWatcher watcher;
     private final PacerMetrics metrics;
+    private final Journaler journaler;
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
@@ -57,8 +71,12 @@ public final class PacerServer implements AutoCloseable
         }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
+        this.journaler = config.journalEnabled() ? new Journaler(new JournalWriter(config.journalDir(), 0,
+            config.pipeline().shards(), config.pipeline().policy(), config.journalSegmentBytes(),
+            JournalWriter.FsyncPolicy.valueOf(config.journalFsync().toUpperCase(Locale.ROOT)),
+            config.journalFsyncInterval().toMillis())) : null;
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
-            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions());
+            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journaler);
         this.gateway = new GatewayServer(config.gatewayIoThreads());
         this.auth = new BearerTokenCheck(config.adminToken());
         this.watcher = config.campaignsFile() == null ? null :
@@ -99,6 +117,12 @@ public final class PacerServer implements AutoCloseable
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
             auth::rejections);
+        if (journaler != null)
+        {
+            final JournalWriter writer = journaler.writer();
+            m.counter("pacer.journal.written", "Bytes written to the journal", "bytes", writer::bytesWritten);
+            m.counter("pacer.journal.fsyncs", "Journal fsyncs", null, writer::fsyncs);
+        }
         if (watcher != null)
         {
             m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::reloads,
@@ -108,14 +132,21 @@ public final class PacerServer implements AutoCloseable
         }
     }
 
-    /** Starts everything; returns once the gateway accepts connections and /health is UP. */
+    /**
+     * Starts everything; returns once the gateway accepts connections and /health is UP. The
+     * admin listener opens first and answers /health 503 while the journal is replayed.
+     */
     public PacerServer start() throws InterruptedException
     {
-        pipeline.start();
         adminAddress = admin.bind(config.adminHost(), config.adminPort(),
             new AdminHandler(pipeline, auth, health,
                 metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics)),
             config.adminMaxBodyBytes());
+        if (journaler != null)
+        {
+            recover();
+        }
+        pipeline.start();
         if (watcher != null)
         {
             watcher.loadInitial();
@@ -124,6 +155,51 @@ public final class PacerServer implements AutoCloseable
         gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.maxFrameBytes());
         health.up();
         return this;
+    }
+
+    /** Rebuilds every shard's state from the journal, before any handler thread runs. */
+    private void recover()
+    {
+        final Path dir = config.journalDir();
+        try
+        {
+            Files.createDirectories(dir);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create journal directory " + dir, ex);
+        }
+        final long started = System.nanoTime();
+        final List<PacingShard> shards = pipeline.shards().stream().map(PacingHandler::shard).toList();
+        final JournalReader reader = new JournalReader(dir);
+        final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE);
+        final JournalReader.RecordHandler checked = (record, header) ->
+        {
+            if (header.shards() != config.pipeline().shards() || !header.policy().equals(config.pipeline().policy()))
+            {
+                throw new InvalidConfigException("pacer.pipeline.shards / pacer.pacing",
+                    "the journal in " + dir + " was written with " + header.shards() + " shard(s) and " + header.policy() +
+                    "; start with the same values, or with a new pacer.journal.dir");
+            }
+            replay.onRecord(record, header);
+        };
+        try
+        {
+            reader.read(checked, true);
+        }
+        catch (final JournalCorruptException ex)
+        {
+            if (!config.journalTruncateCorrupt())
+            {
+                throw ex;
+            }
+            LOG.error("JOURNAL CORRUPT: {}; pacer.journal.truncate-corrupt is set, cutting the journal there", ex.getMessage());
+            JournalRepair.truncateAt(dir, ex.file(), ex.offset());
+        }
+        journaler.writer().resumeAt(reader.lastSequence() + 1);
+        LOG.info("journal {}: recovered {} events in {} ms{}", dir, replay.events(),
+            (System.nanoTime() - started) / 1_000_000,
+            reader.tornTailOffset() >= 0 ? " (torn tail truncated at " + reader.tornTailFile() + ":" + reader.tornTailOffset() + ")" : "");
     }
 
     public InetSocketAddress gatewayAddress()

@@ -1,0 +1,281 @@
+package io.pacer.pipeline.journal;
+
+import io.pacer.model.PacingPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads a journal directory in order, memory-mapping each segment and checking every record's
+ * CRC. A record cut short or failing its CRC at the very end of the last segment is a torn tail
+ * (a crash mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any
+ * other bad record is corruption: {@link JournalCorruptException} with its file and offset.
+ */
+public final class JournalReader
+{
+    private static final Logger LOG = LoggerFactory.getLogger(JournalReader.class);
+
+    /** Receives each record; the record object is reused. */
+    @FunctionalInterface
+    public interface RecordHandler
+    {
+        void onRecord(JournalRecord record, JournalHeader header);
+    }
+
+    private final Path dir;
+    private final JournalRecord record = new JournalRecord();
+    private final CRC32C crc = new CRC32C();
+    private Path tornFile;
+    private long tornOffset = -1;
+    private long lastSequence = -1;
+    private long records;
+    private JournalHeader lastHeader;
+
+    public JournalReader(final Path dir)
+    {
+        this.dir = dir;
+    }
+
+    /** The segment files, oldest first. */
+    public static List<Path> segments(final Path dir)
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir))
+        {
+            return files.filter(p -> p.getFileName().toString().matches("journal-\\d{20}\\.log")).sorted().toList();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Reads every record.
+     *
+     * @param truncateTornTail cut a torn last record off its file (start-up does; audits do not)
+     * @throws JournalCorruptException on a bad record before the tail
+     */
+    public void read(final RecordHandler handler, final boolean truncateTornTail)
+    {
+        final List<Path> segments = segments(dir);
+        for (int i = 0; i < segments.size(); i++)
+        {
+            readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail);
+        }
+    }
+
+    private void readSegment(final Path file, final boolean last, final RecordHandler handler, final boolean truncate)
+    {
+        try (FileChannel channel = FileChannel.open(file, truncate && last ?
+            new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE} :
+            new StandardOpenOption[] {StandardOpenOption.READ}))
+        {
+            final long size = channel.size();
+            if (size < JournalFormat.HEADER_LENGTH)
+            {
+                if (last)
+                {
+                    torn(file, 0, "segment shorter than its header", channel, truncate, true);
+                    return;
+                }
+                throw new JournalCorruptException(file, 0, "segment shorter than its header");
+            }
+            final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            map.order(JournalFormat.ORDER);
+            if (map.getInt(0) != JournalFormat.MAGIC || map.getInt(4) != JournalFormat.VERSION)
+            {
+                throw new JournalCorruptException(file, 0, "not a version-1 pacer journal segment");
+            }
+            final JournalHeader header = new JournalHeader(map.getInt(8), new PacingPolicy(map.getLong(12), map.getLong(20)));
+            lastHeader = header;
+            int position = JournalFormat.HEADER_LENGTH;
+            final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
+            while (position < size)
+            {
+                final String problem = check(map, position, size, view);
+                if (problem != null)
+                {
+                    final boolean atTail = last && isTail(map, position, size);
+                    if (atTail)
+                    {
+                        torn(file, position, problem, channel, truncate, false);
+                        return;
+                    }
+                    throw new JournalCorruptException(file, position, problem);
+                }
+                final int length = map.getInt(position);
+                decode(map, position + JournalFormat.RECORD_HEADER_LENGTH, length);
+                if (lastSequence >= 0 && record.sequence != lastSequence + 1)
+                {
+                    throw new JournalCorruptException(file, position,
+                        "sequence " + record.sequence + " follows " + lastSequence);
+                }
+                lastSequence = record.sequence;
+                records++;
+                handler.onRecord(record, header);
+                position += JournalFormat.RECORD_HEADER_LENGTH + length;
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read journal segment " + file, ex);
+        }
+    }
+
+    /** Null if the record at {@code position} is whole and its CRC matches, else the problem. */
+    private String check(final ByteBuffer map, final int position, final long size, final ByteBuffer view)
+    {
+        if (size - position < JournalFormat.RECORD_HEADER_LENGTH)
+        {
+            return "record header cut short";
+        }
+        final int length = map.getInt(position);
+        if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD)
+        {
+            return "impossible record length " + length;
+        }
+        if (size - position - JournalFormat.RECORD_HEADER_LENGTH < length)
+        {
+            return "record cut short (" + length + " bytes expected)";
+        }
+        final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
+        crc.reset();
+        view.limit(payload + length).position(payload);
+        crc.update(view);
+        view.limit(view.capacity());
+        return (int)crc.getValue() == map.getInt(position + 4) ? null : "CRC mismatch";
+    }
+
+    /**
+     * A bad record is the torn tail only if nothing valid could follow it: it claims to run to
+     * (or past) the end of the file, or everything after it is zeros.
+     */
+    private static boolean isTail(final ByteBuffer map, final int position, final long size)
+    {
+        if (size - position < JournalFormat.RECORD_HEADER_LENGTH)
+        {
+            return true;
+        }
+        final long end = (long)position + JournalFormat.RECORD_HEADER_LENGTH + Math.max(0, map.getInt(position));
+        if (end >= size)
+        {
+            return true;
+        }
+        for (long i = end; i < size; i++)
+        {
+            if (map.get((int)i) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void torn(final Path file, final long offset, final String problem, final FileChannel channel,
+        final boolean truncate, final boolean wholeSegment) throws IOException
+    {
+        tornFile = file;
+        tornOffset = offset;
+        if (truncate)
+        {
+            LOG.error("JOURNAL TORN TAIL: {} at offset {} ({}); truncating there - a crash cut the last write short",
+                file, offset, problem);
+            channel.truncate(wholeSegment ? 0 : offset);
+            channel.force(true);
+            if (wholeSegment)
+            {
+                channel.close();
+                Files.delete(file);
+            }
+        }
+        else
+        {
+            LOG.warn("journal torn tail: {} at offset {} ({})", file, offset, problem);
+        }
+    }
+
+    private void decode(final ByteBuffer map, final int payload, final int length)
+    {
+        record.sequence = map.getLong(payload);
+        record.epochMillis = map.getLong(payload + 8);
+        record.type = map.get(payload + 16);
+        final int body = payload + JournalFormat.PAYLOAD_HEADER_LENGTH;
+        record.definitionJson = null;
+        switch (record.type)
+        {
+            case JournalFormat.BID ->
+            {
+                record.requestId = map.getLong(body);
+                record.campaignId = map.getLong(body + 8);
+                record.cpmMicros = map.getLong(body + 16);
+                record.reason = map.get(body + 24);
+            }
+            case JournalFormat.WIN ->
+            {
+                record.requestId = map.getLong(body);
+                record.campaignId = map.getLong(body + 8);
+                record.cpmMicros = map.getLong(body + 16);
+            }
+            case JournalFormat.LOSS ->
+            {
+                record.requestId = map.getLong(body);
+                record.campaignId = map.getLong(body + 8);
+                record.cpmMicros = 0;
+            }
+            case JournalFormat.DEFINE ->
+            {
+                final byte[] json = new byte[length - JournalFormat.PAYLOAD_HEADER_LENGTH];
+                map.get(body, json);
+                record.definitionJson = new String(json, StandardCharsets.UTF_8);
+            }
+            default ->
+            {
+                // TICK: nothing more
+            }
+        }
+    }
+
+    /** The last sequence read, -1 if none. */
+    public long lastSequence()
+    {
+        return lastSequence;
+    }
+
+    public long records()
+    {
+        return records;
+    }
+
+    /** The offset of a torn tail found by the last read, or -1. */
+    public long tornTailOffset()
+    {
+        return tornOffset;
+    }
+
+    public Path tornTailFile()
+    {
+        return tornFile;
+    }
+
+    /** The header of the last segment read, or null. */
+    public JournalHeader lastHeader()
+    {
+        return lastHeader;
+    }
+}

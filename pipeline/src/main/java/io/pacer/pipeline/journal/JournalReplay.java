@@ -1,0 +1,114 @@
+package io.pacer.pipeline.journal;
+
+import io.pacer.model.CampaignBook;
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.PacingShard;
+import io.pacer.model.ShardRouter;
+import io.pacer.wire.Reason;
+
+import java.util.List;
+
+/**
+ * Feeds journal records into pacing shards through the same {@link PacingShard} calls the
+ * pipeline's handlers make, and checks each re-made decision against the recorded one. Used to
+ * recover state at start-up and by {@code pacer replay} to audit.
+ */
+public final class JournalReplay implements JournalReader.RecordHandler
+{
+    /** Told about every record after it has been applied (audits). */
+    @FunctionalInterface
+    public interface Observer
+    {
+        void applied(JournalRecord record, Reason replayed, PacingShard shard);
+
+        Observer NONE = (record, replayed, shard) -> {};
+    }
+
+    private final List<PacingShard> shards;
+    private final ShardRouter router;
+    private final Observer observer;
+    private long mismatches;
+    private long firstMismatchSequence = -1;
+    private long events;
+
+    public JournalReplay(final List<PacingShard> shards, final Observer observer)
+    {
+        this.shards = shards;
+        this.router = new ShardRouter(shards.size());
+        this.observer = observer;
+    }
+
+    @Override
+    public void onRecord(final JournalRecord r, final JournalHeader header)
+    {
+        if (header.shards() != shards.size())
+        {
+            throw new IllegalStateException("journal segment was written with " + header.shards() +
+                " shard(s), replaying with " + shards.size());
+        }
+        events++;
+        Reason replayed = null;
+        switch (r.type)
+        {
+            case JournalFormat.BID ->
+            {
+                final PacingShard shard = shards.get(router.shardOf(r.campaignId));
+                replayed = shard.bid(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
+                if (replayed.value() != r.reason && r.reason != Reason.OVERLOADED.value())
+                {
+                    mismatch(r);
+                }
+            }
+            case JournalFormat.WIN -> shards.get(router.shardOf(r.campaignId))
+                .win(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
+            case JournalFormat.LOSS -> shards.get(router.shardOf(r.campaignId))
+                .loss(r.requestId, r.campaignId, r.epochMillis);
+            case JournalFormat.DEFINE ->
+            {
+                final CampaignDefinition definition = CampaignDefinitionParser.parseJson(r.definitionJson);
+                r.campaignId = definition.id();
+                shards.get(router.shardOf(definition.id())).define(definition, r.epochMillis);
+            }
+            default ->
+            {
+                for (final PacingShard shard : shards)
+                {
+                    shard.tick(r.epochMillis);
+                }
+            }
+        }
+        observer.applied(r, replayed, r.type == JournalFormat.TICK ? null : shards.get(router.shardOf(r.campaignId)));
+    }
+
+    private void mismatch(final JournalRecord r)
+    {
+        if (mismatches++ == 0)
+        {
+            firstMismatchSequence = r.sequence;
+        }
+    }
+
+    /** Bids whose re-made decision differs from the recorded one. */
+    public long mismatches()
+    {
+        return mismatches;
+    }
+
+    /** The journal sequence of the first mismatch, or -1. */
+    public long firstMismatchSequence()
+    {
+        return firstMismatchSequence;
+    }
+
+    public long events()
+    {
+        return events;
+    }
+
+    /** The campaign's book in the replayed state, or null. */
+    public CampaignBook campaign(final long campaignId)
+    {
+        return shards.get(router.shardOf(campaignId)).campaign(campaignId);
+    }
+}

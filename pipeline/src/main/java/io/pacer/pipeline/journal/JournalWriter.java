@@ -1,0 +1,308 @@
+package io.pacer.pipeline.journal;
+
+import io.pacer.model.PacingPolicy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends records to the current segment through one direct buffer: a ring batch becomes one
+ * {@code write} (and, by policy, one {@code fsync}). Rolls to a new segment past
+ * {@code segmentBytes}. Single-threaded: the journaler's thread only.
+ */
+public final class JournalWriter implements AutoCloseable
+{
+    /** When the journal forces its writes to the device. */
+    public enum FsyncPolicy
+    {
+        /** Never force; the OS writes back when it likes. A machine crash loses what it had not. */
+        NEVER,
+        /**
+         * Force every {@code fsyncIntervalMillis} from a background thread: the pipeline never
+         * waits for the device; a machine crash loses at most that interval of answered traffic.
+         */
+        PERIODIC,
+        /** Force at the end of every batch, before its answers leave. */
+        BATCH
+    }
+
+    private final Path dir;
+    private final int shards;
+    private final PacingPolicy policy;
+    private final long segmentBytes;
+    private final FsyncPolicy fsync;
+    private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(4 << 20).order(JournalFormat.ORDER);
+    private final ByteBuffer crcView = buffer.duplicate();
+    private final CRC32C crc = new CRC32C();
+    private volatile FileChannel channel;
+    private final ScheduledExecutorService fsyncThread;
+    private long segmentPosition;
+    private long nextSequence;
+    private long bytesWritten;
+    private volatile long fsyncs;
+    private volatile long fsyncFailures;
+
+    public JournalWriter(
+        final Path dir, final long nextSequence, final int shards, final PacingPolicy policy, final long segmentBytes,
+        final FsyncPolicy fsync, final long fsyncIntervalMillis)
+    {
+        this.dir = dir;
+        this.nextSequence = nextSequence;
+        this.shards = shards;
+        this.policy = policy;
+        this.segmentBytes = segmentBytes;
+        this.fsync = fsync;
+        if (fsync == FsyncPolicy.PERIODIC)
+        {
+            fsyncThread = Executors.newSingleThreadScheduledExecutor(r ->
+            {
+                final Thread thread = new Thread(r, "pacer-journal-fsync");
+                thread.setDaemon(true);
+                return thread;
+            });
+            fsyncThread.scheduleWithFixedDelay(this::forceInBackground, fsyncIntervalMillis, fsyncIntervalMillis,
+                TimeUnit.MILLISECONDS);
+        }
+        else
+        {
+            fsyncThread = null;
+        }
+    }
+
+    private void forceInBackground()
+    {
+        final FileChannel current = channel;
+        if (current == null)
+        {
+            return;
+        }
+        try
+        {
+            current.force(false);
+            fsyncs++;
+        }
+        catch (final ClosedChannelException rolled)
+        {
+            // rolled or closed meanwhile: roll() and close() force on their own
+        }
+        catch (final IOException ex)
+        {
+            fsyncFailures++;
+            LOG.error("JOURNAL FSYNC FAILED in {}: {}", dir, ex.toString());
+        }
+    }
+
+    public void bid(final long epochMillis, final long requestId, final long campaignId, final long bidCpmMicros,
+        final int reason)
+    {
+        final int start = begin(JournalFormat.BID, epochMillis, 25);
+        buffer.putLong(requestId).putLong(campaignId).putLong(bidCpmMicros).put((byte)reason);
+        end(start);
+    }
+
+    public void notice(final boolean win, final long epochMillis, final long requestId, final long campaignId,
+        final long priceCpmMicros)
+    {
+        final int start = begin(win ? JournalFormat.WIN : JournalFormat.LOSS, epochMillis, win ? 24 : 16);
+        buffer.putLong(requestId).putLong(campaignId);
+        if (win)
+        {
+            buffer.putLong(priceCpmMicros);
+        }
+        end(start);
+    }
+
+    public void define(final long epochMillis, final String definitionJson)
+    {
+        final byte[] json = definitionJson.getBytes(StandardCharsets.UTF_8);
+        final int start = begin(JournalFormat.DEFINE, epochMillis, json.length);
+        buffer.put(json);
+        end(start);
+    }
+
+    public void tick(final long epochMillis)
+    {
+        end(begin(JournalFormat.TICK, epochMillis, 0));
+    }
+
+    private int begin(final byte type, final long epochMillis, final int bodyLength)
+    {
+        if (buffer.remaining() < JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.PAYLOAD_HEADER_LENGTH + bodyLength)
+        {
+            writeBuffer();
+        }
+        final int start = buffer.position();
+        buffer.position(start + JournalFormat.RECORD_HEADER_LENGTH);
+        buffer.putLong(nextSequence++).putLong(epochMillis).put(type);
+        return start;
+    }
+
+    private void end(final int start)
+    {
+        final int payloadStart = start + JournalFormat.RECORD_HEADER_LENGTH;
+        final int payloadLength = buffer.position() - payloadStart;
+        crc.reset();
+        crcView.limit(payloadStart + payloadLength).position(payloadStart);
+        crc.update(crcView);
+        buffer.putInt(start, payloadLength);
+        buffer.putInt(start + 4, (int)crc.getValue());
+    }
+
+    /** Writes what the batch appended (one write), and under the BATCH policy forces it. */
+    public void endOfBatch()
+    {
+        writeBuffer();
+        if (fsync == FsyncPolicy.BATCH)
+        {
+            force();
+        }
+    }
+
+    private void writeBuffer()
+    {
+        if (buffer.position() == 0)
+        {
+            return;
+        }
+        try
+        {
+            if (channel == null || segmentPosition >= segmentBytes)
+            {
+                roll();
+            }
+            buffer.flip();
+            while (buffer.hasRemaining())
+            {
+                segmentPosition += channel.write(buffer);
+            }
+            bytesWritten += buffer.limit();
+            buffer.clear();
+        }
+        catch (final IOException ex)
+        {
+            buffer.clear();
+            throw new UncheckedIOException("journal write failed in " + dir, ex);
+        }
+    }
+
+    private void roll() throws IOException
+    {
+        if (channel != null)
+        {
+            channel.force(true);
+            channel.close();
+        }
+        // the first record in the buffer carries the segment's first sequence
+        final long first = buffer.getLong(JournalFormat.RECORD_HEADER_LENGTH);
+        final Path file = dir.resolve(JournalFormat.segmentName(first));
+        channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        final ByteBuffer header = ByteBuffer.allocate(JournalFormat.HEADER_LENGTH).order(JournalFormat.ORDER)
+            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(shards)
+            .putLong(policy.reservationTtlMillis()).putLong(policy.replanIntervalMillis()).flip();
+        while (header.hasRemaining())
+        {
+            channel.write(header);
+        }
+        segmentPosition = JournalFormat.HEADER_LENGTH;
+        forceDirectory();
+    }
+
+    private void forceDirectory()
+    {
+        try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ))
+        {
+            directory.force(true);
+        }
+        catch (final IOException ignored)
+        {
+            // not every file system lets a directory be forced; the file itself is
+        }
+    }
+
+    private void force()
+    {
+        if (channel == null)
+        {
+            return;
+        }
+        try
+        {
+            channel.force(false);
+            fsyncs++;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("journal fsync failed in " + dir, ex);
+        }
+    }
+
+    public long nextSequence()
+    {
+        return nextSequence;
+    }
+
+    /** Where numbering resumes after recovery; before the first record only. */
+    public void resumeAt(final long sequence)
+    {
+        nextSequence = sequence;
+    }
+
+    public long bytesWritten()
+    {
+        return bytesWritten;
+    }
+
+    public long fsyncs()
+    {
+        return fsyncs;
+    }
+
+    /** Failed background fsyncs (each logged). */
+    public long fsyncFailures()
+    {
+        return fsyncFailures;
+    }
+
+    /** Writes and forces what is buffered, and closes the segment. */
+    @Override
+    public void close()
+    {
+        if (fsyncThread != null)
+        {
+            fsyncThread.shutdownNow();
+        }
+        writeBuffer();
+        force();
+        try
+        {
+            if (channel != null)
+            {
+                channel.close();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    static boolean exists(final Path dir)
+    {
+        return Files.isDirectory(dir);
+    }
+}

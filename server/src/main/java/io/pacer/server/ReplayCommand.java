@@ -1,0 +1,298 @@
+package io.pacer.server;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pacer.model.CampaignBook;
+import io.pacer.model.Money;
+import io.pacer.model.PacingShard;
+import io.pacer.pipeline.journal.JournalCorruptException;
+import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.journal.JournalHeader;
+import io.pacer.pipeline.journal.JournalReader;
+import io.pacer.pipeline.journal.JournalRecord;
+import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.wire.Reason;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+/** {@code pacer replay}: re-runs a journal through the pacing code and audits it. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = "Reads a journal, checks every record's CRC, re-runs the events through the same pacing code the "
+        + "server runs, compares each re-made bid decision with the recorded one, and prints an audit: events by "
+        + "type and, per campaign, bids, NO_BIDs by reason, wins, spend, budget, the peak of spent + reserved "
+        + "against the budget, and late wins.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:every decision reproduced", "1:other failure", "2:bad usage",
+        "3:some decisions differ from the journal", "4:the journal is corrupt (file and offset on stderr)"})
+final class ReplayCommand implements Callable<Integer>
+{
+    static final int MISMATCH = 3;
+    static final int CORRUPT = 4;
+
+    @Option(names = "--journal", required = true, paramLabel = "DIR", description = "The journal directory.")
+    Path journal;
+
+    @Option(names = "--campaign", paramLabel = "ID", description = "Audit and print only this campaign.")
+    String campaign;
+
+    @Option(names = "--from", paramLabel = "INSTANT", description = "Count and print events from this instant (ISO-8601).")
+    Instant from;
+
+    @Option(names = "--to", paramLabel = "INSTANT", description = "Count and print events before this instant (ISO-8601).")
+    Instant to;
+
+    @Option(names = "--events", description = "Print the matching events and decisions as JSON lines.")
+    boolean events;
+
+    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    /** What the audit keeps per campaign. */
+    private static final class Audit
+    {
+        long bids;
+        final long[] noBids = new long[8];
+        long wins;
+        long peakCommittedNanos;
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintStream out = System.out;
+        if (!Files.isDirectory(journal))
+        {
+            System.err.println("pacer replay: no such journal directory: " + journal);
+            return 2;
+        }
+        if (!"text".equals(format) && !"json".equals(format))
+        {
+            System.err.println("pacer replay: --format must be text or json");
+            return 2;
+        }
+        final Long only = campaign == null ? null : Long.parseUnsignedLong(campaign);
+        final long fromMillis = from == null ? Long.MIN_VALUE : from.toEpochMilli();
+        final long toMillis = to == null ? Long.MAX_VALUE : to.toEpochMilli();
+        final long[] byType = new long[8];
+        final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
+        final JournalReplay.Observer observer = (record, replayed, shard) ->
+        {
+            byType[record.type()]++;
+            if (record.type() == JournalFormat.TICK || (only != null && only != record.campaignId()))
+            {
+                return;
+            }
+            final Audit audit = audits.computeIfAbsent(record.campaignId(), id -> new Audit());
+            final CampaignBook book = shard.campaign(record.campaignId());
+            if (book != null)
+            {
+                audit.peakCommittedNanos = Math.max(audit.peakCommittedNanos,
+                    Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
+            }
+            final boolean inWindow = record.epochMillis() >= fromMillis && record.epochMillis() < toMillis;
+            if (inWindow && record.type() == JournalFormat.BID)
+            {
+                if (record.reason() == 0)
+                {
+                    audit.bids++;
+                }
+                else
+                {
+                    audit.noBids[record.reason()]++;
+                }
+            }
+            else if (inWindow && record.type() == JournalFormat.WIN)
+            {
+                audit.wins++;
+            }
+            if (events && inWindow)
+            {
+                out.println(eventJson(record, replayed));
+            }
+        };
+        List<PacingShard> shards = null;
+        final JournalReader reader = new JournalReader(journal);
+        final JournalReplay[] replay = new JournalReplay[1];
+        final List<PacingShard>[] holder = new List[1];
+        try
+        {
+            reader.read((record, header) ->
+            {
+                if (replay[0] == null)
+                {
+                    holder[0] = newShards(header);
+                    replay[0] = new JournalReplay(holder[0], observer);
+                }
+                replay[0].onRecord(record, header);
+            }, false);
+        }
+        catch (final JournalCorruptException ex)
+        {
+            System.err.println("pacer replay: journal corrupt: " + ex.getMessage());
+            return CORRUPT;
+        }
+        shards = holder[0];
+        final long mismatches = replay[0] == null ? 0 : replay[0].mismatches();
+        if (!events)
+        {
+            if ("json".equals(format))
+            {
+                out.println(json(reader, replay[0], byType, audits));
+            }
+            else
+            {
+                out.print(text(reader, replay[0], byType, audits));
+            }
+        }
+        if (mismatches > 0)
+        {
+            System.err.println("pacer replay: " + mismatches + " decision(s) differ from the journal; first at sequence " +
+                replay[0].firstMismatchSequence());
+            return MISMATCH;
+        }
+        return 0;
+    }
+
+    private static List<PacingShard> newShards(final JournalHeader header)
+    {
+        final List<PacingShard> shards = new ArrayList<>();
+        for (int i = 0; i < header.shards(); i++)
+        {
+            shards.add(new PacingShard(header.policy(), 1 << 16));
+        }
+        return shards;
+    }
+
+    private static String eventJson(final JournalRecord r, final Reason replayed)
+    {
+        final ObjectNode node = JsonMapper.builder().build().createObjectNode();
+        node.put("sequence", r.sequence());
+        node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
+        node.put("type", JournalFormat.typeName(r.type()));
+        if (r.type() != JournalFormat.TICK)
+        {
+            node.put("campaignId", Long.toUnsignedString(r.campaignId()));
+        }
+        if (r.type() == JournalFormat.BID || r.type() == JournalFormat.WIN || r.type() == JournalFormat.LOSS)
+        {
+            node.put("requestId", Long.toUnsignedString(r.requestId()));
+        }
+        if (r.type() == JournalFormat.BID)
+        {
+            node.put("bidCpmMicros", r.cpmMicros());
+            node.put("decision", r.reason() == 0 ? "BID" : "NO_BID");
+            node.put("reason", Reason.get((short)r.reason()).name());
+            node.put("replayedReason", replayed.name());
+        }
+        else if (r.type() == JournalFormat.WIN)
+        {
+            node.put("priceCpmMicros", r.cpmMicros());
+        }
+        else if (r.type() == JournalFormat.DEFINE)
+        {
+            node.put("definition", r.definitionJson());
+        }
+        return node.toString();
+    }
+
+    private String text(final JournalReader reader, final JournalReplay replay, final long[] byType,
+        final Map<Long, Audit> audits)
+    {
+        final StringBuilder text = new StringBuilder(1024);
+        text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
+            reader.tornTailOffset() >= 0 ? "torn tail at " + reader.tornTailFile() + ":" + reader.tornTailOffset() : "no torn tail"));
+        text.append("events     ");
+        for (byte t = JournalFormat.BID; t <= JournalFormat.TICK; t++)
+        {
+            text.append(String.format(Locale.ROOT, " %s %,d", JournalFormat.typeName(t), byType[t]));
+        }
+        text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n%n",
+            replay == null ? 0 : replay.mismatches()));
+        text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
+        audits.forEach((id, a) ->
+        {
+            final CampaignBook book = replay.campaign(id);
+            final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
+            text.append(String.format(Locale.ROOT, "%-9s %-13s %-13s %-10s %-10d %-10d %-20s %s%n", Long.toUnsignedString(id),
+                book == null ? "unknown" : units(budgetNanos), book == null ? "-" : units(book.spentNanos()),
+                book == null ? "-" : Long.toString(book.snapshot(Long.MIN_VALUE).lateWins()), a.bids, a.wins,
+                budgetNanos == 0 ? "-" : String.format(Locale.ROOT, "%.2f%% of budget", 100.0 * a.peakCommittedNanos / budgetNanos),
+                noBids(a)));
+        });
+        return text.toString();
+    }
+
+    private String json(final JournalReader reader, final JournalReplay replay, final long[] byType,
+        final Map<Long, Audit> audits)
+    {
+        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        root.put("journal", journal.toString());
+        root.put("events", reader.records());
+        root.put("tornTailOffset", reader.tornTailOffset());
+        final ObjectNode types = root.putObject("eventsByType");
+        for (byte t = JournalFormat.BID; t <= JournalFormat.TICK; t++)
+        {
+            types.put(JournalFormat.typeName(t), byType[t]);
+        }
+        root.put("mismatches", replay == null ? 0 : replay.mismatches());
+        final ArrayNode campaigns = root.putArray("campaigns");
+        audits.forEach((id, a) ->
+        {
+            final CampaignBook book = replay.campaign(id);
+            final ObjectNode c = campaigns.addObject();
+            c.put("id", Long.toUnsignedString(id));
+            c.put("known", book != null);
+            if (book != null)
+            {
+                c.put("budgetMicros", book.definition().budgetMicros());
+                c.put("spentNanos", book.spentNanos());
+                c.put("reservedNanos", book.reservedNanos());
+                c.put("lateWins", book.snapshot(Long.MIN_VALUE).lateWins());
+                c.put("peakCommittedNanos", a.peakCommittedNanos);
+            }
+            c.put("bids", a.bids);
+            c.put("wins", a.wins);
+            final ObjectNode reasons = c.putObject("noBidsByReason");
+            for (int r = 1; r < a.noBids.length; r++)
+            {
+                if (a.noBids[r] > 0)
+                {
+                    reasons.put(Reason.get((short)r).name(), a.noBids[r]);
+                }
+            }
+        });
+        return root.toString();
+    }
+
+    private static String noBids(final Audit a)
+    {
+        final StringBuilder s = new StringBuilder();
+        for (int r = 1; r < a.noBids.length; r++)
+        {
+            if (a.noBids[r] > 0)
+            {
+                s.append(Reason.get((short)r).name()).append(' ').append(a.noBids[r]).append(' ');
+            }
+        }
+        return s.length() == 0 ? "-" : s.toString().trim();
+    }
+
+    private static String units(final long nanos)
+    {
+        return String.format(Locale.ROOT, "%.6f", nanos / 1e9);
+    }
+}
