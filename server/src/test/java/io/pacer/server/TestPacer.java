@@ -48,6 +48,23 @@ final class TestPacer implements AutoCloseable
         return new TestPacer(home, overrides);
     }
 
+    /** Starts a pacer again in an existing home: same campaigns file, same journal. */
+    static TestPacer restart(final Path home, final Map<String, Object> overrides) throws Exception
+    {
+        return new TestPacer(home, overrides);
+    }
+
+    Path journalDir()
+    {
+        return home.resolve("data/journal");
+    }
+
+    /** Stops the server, keeping its files (journal, campaigns) for a restart. */
+    void stopKeepingFiles()
+    {
+        server.close();
+    }
+
     static TestPacer start(final String... campaigns) throws Exception
     {
         return start(Map.of(), campaigns);
@@ -105,6 +122,10 @@ final class TestPacer implements AutoCloseable
     public void close() throws IOException
     {
         server.close();
+        if (!Files.exists(home))
+        {
+            return;
+        }
         try (var files = Files.walk(home))
         {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -1,0 +1,152 @@
+package io.pacer.pipeline.journal;
+
+import io.pacer.model.PacingPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JournalTest
+{
+    @TempDir
+    Path dir;
+
+    private JournalWriter writer(final long segmentBytes, final long firstSequence)
+    {
+        final JournalWriter writer = new JournalWriter(dir, 0, 2, PacingPolicy.DEFAULT, segmentBytes,
+            JournalWriter.FsyncPolicy.NEVER, 100);
+        writer.resumeAt(firstSequence);
+        return writer;
+    }
+
+    private List<String> readAll(final boolean truncate)
+    {
+        final List<String> records = new ArrayList<>();
+        new JournalReader(dir).read((r, header) -> records.add(r.sequence() + " " + JournalFormat.typeName(r.type()) + " " +
+            r.epochMillis() + " " + r.requestId() + " " + r.campaignId() + " " + r.cpmMicros() + " " + r.reason() + " " +
+            r.definitionJson() + " shards=" + header.shards()), truncate);
+        return records;
+    }
+
+    private void writeFive(final JournalWriter w)
+    {
+        w.bid(1000, 7, 42, 2_500_000, 0);
+        w.notice(true, 1001, 7, 42, 1_000_000);
+        w.notice(false, 1002, 8, 42, 0);
+        w.define(1003, "{\"id\":42}");
+        w.tick(1004);
+        w.endOfBatch();
+    }
+
+    @Test
+    void shouldReadBackEveryRecordWrittenInOrder()
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            writeFive(w);
+        }
+        assertThat(readAll(false)).containsExactly(
+            "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
+            "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
+            "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
+            "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
+            "4 TICK 1004 8 42 0 0 null shards=2");
+    }
+
+    @Test
+    void shouldRollToNewSegmentsAndReadThemAsOneJournal()
+    {
+        try (JournalWriter w = writer(2048, 0))
+        {
+            for (int batch = 0; batch < 50; batch++)
+            {
+                for (int i = 0; i < 10; i++)
+                {
+                    w.bid(batch, batch * 10L + i, 1, 1, 0);
+                }
+                w.endOfBatch();
+            }
+        }
+        assertThat(JournalReader.segments(dir)).hasSizeGreaterThan(5);
+        final JournalReader reader = new JournalReader(dir);
+        reader.read((r, h) -> { }, false);
+        assertThat(reader.records()).isEqualTo(500);
+        assertThat(reader.lastSequence()).isEqualTo(499);
+    }
+
+    @Test
+    void shouldCutATornLastRecordAndCarryOn() throws Exception
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            writeFive(w);
+        }
+        final Path segment = JournalReader.segments(dir).get(0);
+        final long size = Files.size(segment);
+        final long lastRecordStart = size - (JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.PAYLOAD_HEADER_LENGTH);
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            file.setLength(size - 3);
+        }
+        final JournalReader reader = new JournalReader(dir);
+        reader.read((r, h) -> { }, true);
+        assertThat(reader.records()).isEqualTo(4);
+        assertThat(reader.tornTailOffset()).isEqualTo(lastRecordStart);
+        assertThat(Files.size(segment)).isEqualTo(lastRecordStart);
+        final JournalReader again = new JournalReader(dir);
+        again.read((r, h) -> { }, false);
+        assertThat(again.tornTailOffset()).isEqualTo(-1);
+        assertThat(again.records()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldReportCorruptionBeforeTheTailWithFileAndOffset() throws Exception
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            writeFive(w);
+        }
+        final Path segment = JournalReader.segments(dir).get(0);
+        // the second record starts after the header and the 50-byte first record (8 + 17 + 25)
+        final long secondRecord = JournalFormat.HEADER_LENGTH + 50;
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            file.seek(secondRecord + 20);
+            final int b = file.read();
+            file.seek(secondRecord + 20);
+            file.write(b ^ 0x40);
+        }
+        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) -> { }, true))
+            .isInstanceOfSatisfying(JournalCorruptException.class, ex ->
+            {
+                assertThat(ex.file()).isEqualTo(segment);
+                assertThat(ex.offset()).isEqualTo(secondRecord);
+                assertThat(ex.getMessage()).contains("CRC mismatch");
+            });
+    }
+
+    @Test
+    void shouldResumeNumberingInANewSegmentAfterRecovery()
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            writeFive(w);
+        }
+        final JournalReader first = new JournalReader(dir);
+        first.read((r, h) -> { }, true);
+        try (JournalWriter w = writer(1 << 20, first.lastSequence() + 1))
+        {
+            w.tick(2000);
+            w.endOfBatch();
+        }
+        assertThat(JournalReader.segments(dir)).hasSize(2);
+        assertThat(readAll(false)).hasSize(6).last().asString().startsWith("5 TICK 2000");
+    }
+}

@@ -1,0 +1,191 @@
+package io.pacer.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacer.pipeline.journal.JournalReader;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.pacer.server.TestPacer.asap;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The journal of a real server: replay reproduces it, corruption is caught, restarts recover. */
+class JournalIntegrationTest
+{
+    private record Run(int exitCode, String out, String err)
+    {
+    }
+
+    private static synchronized Run cli(final String... args)
+    {
+        final PrintStream out = System.out;
+        final PrintStream err = System.err;
+        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        try
+        {
+            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+            final int code = PacerCli.run(args);
+            return new Run(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+        }
+        finally
+        {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    /** Bids on campaigns 1 and 2, wins and losses for some, and a budget change. */
+    private static void traffic(final TestPacer pacer) throws Exception
+    {
+        try (GatewayClient client = pacer.client())
+        {
+            for (int i = 1; i <= 300; i++)
+            {
+                client.bid(i, 1 + i % 2, 1_000 + i);
+            }
+            assertThat(client.send().read(300)).hasSize(300);
+            for (int i = 1; i <= 300; i += 3)
+            {
+                client.win(i, 1 + i % 2, 700 + i);
+                client.loss(i + 1, 1 + (i + 1) % 2);
+            }
+            client.send();
+            assertThat(pacer.put("/campaigns/2", asap(2, 200)).statusCode()).isEqualTo(200);
+            for (int i = 301; i <= 400; i++)
+            {
+                client.bid(i, 1 + i % 2, 1_000);
+            }
+            assertThat(client.send().read(100)).hasSize(100);
+        }
+    }
+
+    @Test
+    void shouldReplayTheJournalWithNoMismatchAndAuditIt() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000), asap(2, 100)))
+        {
+            traffic(pacer);
+            final String state = pacer.get("/campaigns/2").body();
+            pacer.stopKeepingFiles();
+
+            final Run replay = cli("replay", "--journal", pacer.journalDir().toString(), "--format", "json");
+            assertThat(replay.exitCode()).as(replay.err()).isZero();
+            final JsonNode audit = JsonMapper.builder().build().readTree(replay.out());
+            assertThat(audit.get("mismatches").asLong()).isZero();
+            assertThat(audit.get("eventsByType").get("BID_REQUEST").asLong()).isEqualTo(400);
+            assertThat(audit.get("eventsByType").get("WIN_NOTICE").asLong()).isEqualTo(100);
+            assertThat(audit.get("eventsByType").get("LOSS_NOTICE").asLong()).isEqualTo(100);
+            final JsonNode two = audit.get("campaigns").get(1);
+            assertThat(two.get("id").asText()).isEqualTo("2");
+            assertThat(state).contains("\"spentNanos\":" + two.get("spentNanos").asLong(),
+                "\"reservedNanos\":" + two.get("reservedNanos").asLong());
+            assertThat(two.get("peakCommittedNanos").asLong()).isLessThanOrEqualTo(200_000);
+            assertThat(two.get("noBidsByReason").get("BUDGET_EXHAUSTED").asLong()).isPositive();
+
+            final Run text = cli("replay", "--journal", pacer.journalDir().toString(), "--campaign", "2");
+            assertThat(text.exitCode()).isZero();
+            assertThat(text.out()).contains("mismatches 0", "BUDGET_EXHAUSTED").doesNotContain("\n1 ");
+            final Run lines = cli("replay", "--journal", pacer.journalDir().toString(), "--campaign", "2", "--events");
+            assertThat(lines.out().lines()).allMatch(l -> l.startsWith("{") && l.contains("\"campaignId\":\"2\""));
+        }
+    }
+
+    @Test
+    void shouldExitWithTheCorruptionCodeAndTheOffsetOfAFlippedByte() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000), asap(2, 300)))
+        {
+            traffic(pacer);
+            pacer.stopKeepingFiles();
+            final Path segment = JournalReader.segments(pacer.journalDir()).get(0);
+            final long size = Files.size(segment);
+            try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+            {
+                file.seek(size / 2);
+                final int b = file.read();
+                file.seek(size / 2);
+                file.write(b ^ 0x01);
+            }
+            final Run replay = cli("replay", "--journal", pacer.journalDir().toString());
+            assertThat(replay.exitCode()).isEqualTo(ReplayCommand.CORRUPT);
+            assertThat(replay.err()).contains(segment.toString(), "at offset ");
+            final long offset = Long.parseLong(replay.err().replaceAll("(?s).*at offset (\\d+).*", "$1"));
+            assertThat(offset).isBetween(size / 2 - 200, size / 2);
+        }
+    }
+
+    @Test
+    void shouldTruncateATornLastRecordAtStartAndCarryOn() throws Exception
+    {
+        final Path home;
+        final String before;
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000)))
+        {
+            try (GatewayClient client = pacer.client())
+            {
+                assertThat(client.ask(1, 1, 5_000)).isEqualTo("BID 1");
+            }
+            before = pacer.get("/campaigns/1").body();
+            pacer.stopKeepingFiles();
+            home = pacer.home;
+            final Path segment = JournalReader.segments(pacer.journalDir()).get(0);
+            try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+            {
+                file.setLength(file.length() - 3);
+            }
+            try (TestPacer restarted = TestPacer.restart(home, Map.of()))
+            {
+                final String after = restarted.get("/campaigns/1").body();
+                assertThat(after).contains("\"reservedNanos\":5000");
+                try (GatewayClient client = restarted.client())
+                {
+                    assertThat(client.ask(2, 1, 5_000)).isEqualTo("BID 2");
+                }
+                restarted.stopKeepingFiles();
+                assertThat(cli("replay", "--journal", restarted.journalDir().toString()).exitCode()).isZero();
+            }
+        }
+        assertThat(before).contains("\"reservedNanos\":5000");
+    }
+
+    @Test
+    void shouldRecoverSpentAndReservedAfterARestart() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000), asap(2, 300)))
+        {
+            traffic(pacer);
+            final JsonNode before = JsonMapper.builder().build().readTree(pacer.get("/campaigns/1").body());
+            pacer.stopKeepingFiles();
+            try (TestPacer restarted = TestPacer.restart(pacer.home, Map.of()))
+            {
+                final JsonNode after = JsonMapper.builder().build().readTree(restarted.get("/campaigns/1").body());
+                assertThat(after.get("spentNanos").asLong()).isEqualTo(before.get("spentNanos").asLong()).isPositive();
+                assertThat(after.get("reservedNanos").asLong()).isEqualTo(before.get("reservedNanos").asLong()).isPositive();
+                assertThat(after.get("bids").asLong()).isEqualTo(before.get("bids").asLong());
+                restarted.stopKeepingFiles();
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseToRecoverWithAnotherShardCount() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000)))
+        {
+            traffic(pacer);
+            pacer.stopKeepingFiles();
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> TestPacer.restart(pacer.home, Map.of("pacer.pipeline.shards", 4)))
+                .hasMessageContaining("pacer.pipeline.shards").hasMessageContaining("2 shard(s)");
+        }
+    }
+}
