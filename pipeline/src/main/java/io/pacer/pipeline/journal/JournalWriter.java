@@ -284,7 +284,16 @@ public final class JournalWriter implements AutoCloseable
     {
         if (fsyncThread != null)
         {
-            fsyncThread.shutdownNow();
+            // never interrupt it: an interrupted FileChannel closes itself
+            fsyncThread.shutdown();
+            try
+            {
+                fsyncThread.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
         writeBuffer();
         force();
