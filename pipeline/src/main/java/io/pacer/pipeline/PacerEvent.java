@@ -33,14 +33,7 @@ public final class PacerEvent
         final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
         final long ingressNanos, final Responder responder)
     {
-        this.type = EventType.BID_REQUEST;
-        this.requestId = requestId;
-        this.campaignId = campaignId;
-        this.cpmMicros = bidCpmMicros;
-        this.epochMillis = epochMillis;
-        this.ingressNanos = ingressNanos;
-        this.responder = responder;
-        this.command = null;
+        fill(EventType.BID_REQUEST, requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, null);
         this.reason = Reason.OVERLOADED;
     }
 
@@ -49,56 +42,40 @@ public final class PacerEvent
         final boolean win, final long requestId, final long campaignId, final long priceCpmMicros,
         final long epochMillis, final long ingressNanos)
     {
-        this.type = win ? EventType.WIN_NOTICE : EventType.LOSS_NOTICE;
-        this.requestId = requestId;
-        this.campaignId = campaignId;
-        this.cpmMicros = priceCpmMicros;
-        this.epochMillis = epochMillis;
-        this.ingressNanos = ingressNanos;
-        this.responder = null;
-        this.command = null;
-        this.reason = Reason.NONE;
+        fill(win ? EventType.WIN_NOTICE : EventType.LOSS_NOTICE, requestId, campaignId, priceCpmMicros, epochMillis,
+            ingressNanos, null, null);
     }
 
     /** Sets an admin update or query. */
     public void admin(final AdminCommand command, final long epochMillis, final long ingressNanos)
     {
-        this.type = command.type();
-        this.requestId = 0;
-        this.campaignId = command.campaignId();
-        this.cpmMicros = 0;
-        this.epochMillis = epochMillis;
-        this.ingressNanos = ingressNanos;
-        this.responder = null;
-        this.command = command;
-        this.reason = Reason.NONE;
+        fill(command.type(), 0, command.campaignId(), 0, epochMillis, ingressNanos, null, command);
     }
 
     /** Sets an end-of-stream marker for {@code responder}. */
     public void endOfStream(final Responder responder, final long epochMillis, final long ingressNanos)
     {
-        this.type = EventType.END_OF_STREAM;
-        this.requestId = 0;
-        this.campaignId = 0;
-        this.cpmMicros = 0;
-        this.epochMillis = epochMillis;
-        this.ingressNanos = ingressNanos;
-        this.responder = responder;
-        this.command = null;
-        this.reason = Reason.NONE;
+        fill(EventType.END_OF_STREAM, 0, 0, 0, epochMillis, ingressNanos, responder, null);
     }
 
     /** Sets a tick. */
     public void tick(final long epochMillis, final long ingressNanos)
     {
-        this.type = EventType.TICK;
-        this.requestId = 0;
-        this.campaignId = 0;
-        this.cpmMicros = 0;
+        fill(EventType.TICK, 0, 0, 0, epochMillis, ingressNanos, null, null);
+    }
+
+    private void fill(
+        final EventType type, final long requestId, final long campaignId, final long cpmMicros, final long epochMillis,
+        final long ingressNanos, final Responder responder, final AdminCommand command)
+    {
+        this.type = type;
+        this.requestId = requestId;
+        this.campaignId = campaignId;
+        this.cpmMicros = cpmMicros;
         this.epochMillis = epochMillis;
         this.ingressNanos = ingressNanos;
-        this.responder = null;
-        this.command = null;
+        this.responder = responder;
+        this.command = command;
         this.reason = Reason.NONE;
     }
 
