@@ -95,29 +95,20 @@ if wants waits; then
   done
 fi
 
-if wants metrics; then
+# same run, alternating: a setting on and off, closed loop then open loop 100k/s each time
+compare_setting() { # name key
   for r in $(seq 1 "$RUNS"); do
     for enabled in true false; do
-      log "metrics enabled=$enabled: closed loop 8 x 16, then open loop 100k/s, run $r"
-      start_pacer -Dpacer.metrics.enabled=$enabled
-      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/metrics-$enabled-closed-$r.json"
-      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/metrics-$enabled-open-$r.json" || true
+      log "$1 enabled=$enabled: closed loop 8 x 16, then open loop 100k/s, run $r"
+      start_pacer "-D$2=$enabled"
+      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/$1-$enabled-closed-$r.json"
+      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/$1-$enabled-open-$r.json" || true
       stop_server
     done
   done
-fi
-
-if wants journal; then
-  for r in $(seq 1 "$RUNS"); do
-    for enabled in true false; do
-      log "journal enabled=$enabled: closed loop 8 x 16, then open loop 100k/s, run $r"
-      start_pacer -Dpacer.journal.enabled=$enabled
-      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/journal-$enabled-closed-$r.json"
-      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/journal-$enabled-open-$r.json" || true
-      stop_server
-    done
-  done
-fi
+}
+if wants metrics; then compare_setting metrics pacer.metrics.enabled; fi
+if wants journal; then compare_setting journal pacer.journal.enabled; fi
 
 if wants open; then
   for rate in 100000 250000 500000; do

@@ -56,25 +56,20 @@ if waits:
         print(f"| {w} | {r['throughputPerSecond']:,} | {r['latencyMicros']['p50']:,.0f} | {r['latencyMicros']['p99']:,.0f} | {idle} |")
     print()
 
-if glob.glob(os.path.join(out, "metrics-true-closed-*.json")):
-    print("## Metrics on vs off (same run, alternating, medians)\n")
-    print("| metrics | closed loop decisions/s | closed p99 us | open 100k/s p99 us | open 100k/s p99.9 us |\n|---|---|---|---|---|")
+def compare_setting(name, title):
+    if not glob.glob(os.path.join(out, f"{name}-true-closed-*.json")):
+        return
+    print(f"## {title}\n")
+    print(f"| {name} | closed loop decisions/s | closed p99 us | open 100k/s p99 us | open 100k/s p99.9 us |\n|---|---|---|---|---|")
     for enabled in ("true", "false"):
-        closed, opened = load(f"metrics-{enabled}-closed-*.json"), load(f"metrics-{enabled}-open-*.json")
+        closed, opened = load(f"{name}-{enabled}-closed-*.json"), load(f"{name}-{enabled}-open-*.json")
         print(f"| {'on' if enabled == 'true' else 'off'} | {med([r['throughputPerSecond'] for r in closed]):,.0f} | "
               f"{med([r['latencyMicros']['p99'] for r in closed]):,.0f} | {med([r['latencyMicros']['p99'] for r in opened]):,.0f} | "
               f"{med([r['latencyMicros']['p99.9'] for r in opened]):,.0f} |")
     print()
 
-if glob.glob(os.path.join(out, "journal-true-closed-*.json")):
-    print("## Journal on vs off (same run, alternating, medians; fsync periodic 100 ms)\n")
-    print("| journal | closed loop decisions/s | closed p99 us | open 100k/s p99 us | open 100k/s p99.9 us |\n|---|---|---|---|---|")
-    for enabled in ("true", "false"):
-        closed, opened = load(f"journal-{enabled}-closed-*.json"), load(f"journal-{enabled}-open-*.json")
-        print(f"| {'on' if enabled == 'true' else 'off'} | {med([r['throughputPerSecond'] for r in closed]):,.0f} | "
-              f"{med([r['latencyMicros']['p99'] for r in closed]):,.0f} | {med([r['latencyMicros']['p99'] for r in opened]):,.0f} | "
-              f"{med([r['latencyMicros']['p99.9'] for r in opened]):,.0f} |")
-    print()
+compare_setting("metrics", "Metrics on vs off (same run, alternating, medians)")
+compare_setting("journal", "Journal on vs off (same run, alternating, medians; fsync periodic 100 ms)")
 
 if os.path.exists(os.path.join(out, "replay.json")):
     rep = json.load(open(os.path.join(out, "replay.json")))
