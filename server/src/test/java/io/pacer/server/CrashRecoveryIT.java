@@ -182,5 +182,9 @@ class CrashRecoveryIT
             assertThat(restarted.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(restarted.exitValue()).isZero();
+        try (var files = Files.walk(home))
+        {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 }
