@@ -97,6 +97,11 @@ class PrometheusServerIntegrationTest
         {
             return 0;
         }
+        if (response.statusCode() != 200)
+        {
+            // Prometheus answers 503 in plain text while it starts
+            return 0;
+        }
         final JsonNode result = JsonMapper.builder().build().readTree(response.body()).path("data").path("result");
         return result.isArray() && result.size() > 0 ? result.get(0).path("value").get(1).asDouble() : 0;
     }

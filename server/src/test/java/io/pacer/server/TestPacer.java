@@ -45,7 +45,18 @@ final class TestPacer implements AutoCloseable
     {
         final Path home = Files.createTempDirectory("pacer-test");
         writeCampaigns(home.resolve("campaigns.json"), campaigns);
-        return new TestPacer(home, overrides);
+        try
+        {
+            return new TestPacer(home, overrides);
+        }
+        catch (final Exception | Error ex)
+        {
+            try (var files = Files.walk(home))
+            {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            throw ex;
+        }
     }
 
     /** Starts a pacer again in an existing home: same campaigns file, same journal. */
