@@ -27,6 +27,8 @@ public final class PacerConfig
     private final int gatewayPort;
     private final int gatewayIoThreads;
     private final int maxFrameBytes;
+    private final int maxConnections;
+    private final Duration idleTimeout;
     private final String adminHost;
     private final int adminPort;
     private final String adminToken;
@@ -51,6 +53,19 @@ public final class PacerConfig
         this.gatewayPort = port(config, "pacer.gateway.port");
         this.gatewayIoThreads = intInRange(config, "pacer.gateway.io-threads", 1, 64);
         this.maxFrameBytes = intInRange(config, "pacer.gateway.max-frame-bytes", 38, 16 << 20);
+        this.maxConnections = intInRange(config, "pacer.gateway.max-connections", 1, 1_000_000);
+        try
+        {
+            this.idleTimeout = config.getDuration("pacer.gateway.idle-timeout");
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException("pacer.gateway.idle-timeout", "must be a duration such as 0s or 5m: " + ex.getMessage());
+        }
+        if (idleTimeout.isNegative())
+        {
+            throw new InvalidConfigException("pacer.gateway.idle-timeout", "must be >= 0, was " + idleTimeout);
+        }
         this.adminHost = host(config, "pacer.admin.host");
         this.adminPort = port(config, "pacer.admin.port");
         this.adminToken = string(config, "pacer.admin.token");
@@ -303,6 +318,17 @@ public final class PacerConfig
     public int maxFrameBytes()
     {
         return maxFrameBytes;
+    }
+
+    public int maxConnections()
+    {
+        return maxConnections;
+    }
+
+    /** Zero: no idle timeout. */
+    public Duration idleTimeout()
+    {
+        return idleTimeout;
     }
 
     public String adminHost()

@@ -113,6 +113,10 @@ public final class PacerServer implements AutoCloseable
         }
         m.gauge("pacer.connections.open", "Gateway connections open now", null, stats::openConnections);
         m.counter("pacer.connections.accepted", "Gateway connections accepted", null, stats::acceptedConnections);
+        m.counter("pacer.connections.refused", "Gateway connections closed at once: max-connections were open", null,
+            stats::refusedConnections);
+        m.counter("pacer.connections.idle.closed", "Gateway connections closed after idle-timeout", null,
+            stats::idleClosedConnections);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
@@ -152,7 +156,8 @@ public final class PacerServer implements AutoCloseable
             watcher.loadInitial();
             watcher.start();
         }
-        gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.maxFrameBytes());
+        gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.maxFrameBytes(),
+            config.maxConnections(), config.idleTimeout());
         health.up();
         return this;
     }

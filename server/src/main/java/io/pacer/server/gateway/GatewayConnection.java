@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.pacer.model.wire.FrameEncoder;
 import io.pacer.model.wire.FrameListener;
 import io.pacer.loadtest.FrameReader;
@@ -115,6 +116,20 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     {
         flushLoopWrites();
         super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+    {
+        if (event instanceof IdleStateEvent)
+        {
+            stats.idleClosed();
+            // through the ring, so answers to anything still in flight go out first
+            ctx.channel().config().setAutoRead(false);
+            pipeline.publishEndOfStream(this);
+            return;
+        }
+        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -13,7 +13,10 @@ import io.pacer.pipeline.PacerPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.handler.timeout.IdleStateHandler;
+
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +44,18 @@ public final class GatewayServer implements AutoCloseable
         final String host, final int port, final PacerPipeline pipeline, final int maxFrameBytes)
         throws InterruptedException
     {
+        return bind(host, port, pipeline, maxFrameBytes, Integer.MAX_VALUE, Duration.ZERO);
+    }
+
+    /**
+     * Binds and starts accepting, refusing connections past {@code maxConnections} and closing
+     * those idle longer than {@code idleTimeout} (zero: never).
+     */
+    public InetSocketAddress bind(
+        final String host, final int port, final PacerPipeline pipeline, final int maxFrameBytes,
+        final int maxConnections, final Duration idleTimeout)
+        throws InterruptedException
+    {
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(bossGroup, ioGroup)
             .channel(Transport.serverChannel())
@@ -53,7 +68,17 @@ public final class GatewayServer implements AutoCloseable
                 @Override
                 protected void initChannel(final Channel ch)
                 {
+                    if (connections.size() >= maxConnections)
+                    {
+                        stats.connectionRefused();
+                        ch.close();
+                        return;
+                    }
                     connections.add(ch);
+                    if (!idleTimeout.isZero())
+                    {
+                        ch.pipeline().addLast("idle", new IdleStateHandler(idleTimeout.toNanos(), 0, 0, TimeUnit.NANOSECONDS));
+                    }
                     ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, maxFrameBytes));
                 }
             });

@@ -39,6 +39,8 @@ public final class GatewayStats
     };
     private final AtomicLong openConnections = new AtomicLong();
     private final AtomicLong acceptedConnections = new AtomicLong();
+    private final AtomicLong refusedConnections = new AtomicLong();
+    private final AtomicLong idleClosed = new AtomicLong();
 
     /** The calling thread's counters; keep the reference, it is only ever written by this thread. */
     SingleWriterCounters forCurrentThread()
@@ -60,6 +62,28 @@ public final class GatewayStats
     void connectionClosed()
     {
         openConnections.decrementAndGet();
+    }
+
+    void connectionRefused()
+    {
+        refusedConnections.incrementAndGet();
+    }
+
+    void idleClosed()
+    {
+        idleClosed.incrementAndGet();
+    }
+
+    /** Connections closed at once because pacer.gateway.max-connections were open. */
+    public long refusedConnections()
+    {
+        return refusedConnections.get();
+    }
+
+    /** Connections closed for sending nothing for pacer.gateway.idle-timeout. */
+    public long idleClosedConnections()
+    {
+        return idleClosed.get();
     }
 
     /** A total over every counting thread; {@code index} is one of this class's constants. */
