@@ -183,6 +183,41 @@ public final class CampaignBook
         return definition;
     }
 
+    /** Writes everything decisions depend on, for a snapshot. */
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        out.writeUTF(CampaignJson.definition(definition));
+        for (final long v : new long[] {nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
+            losses, lateWins, expiredReservations, openReservations})
+        {
+            out.writeLong(v);
+        }
+        day.write(out);
+        lifetimeLine.write(out);
+        dailyLine.write(out);
+    }
+
+    /** Reads what {@link #write} wrote. */
+    static CampaignBook read(final java.io.DataInput in, final PacingPolicy policy) throws java.io.IOException
+    {
+        final CampaignBook book = new CampaignBook(CampaignDefinitionParser.parseJson(in.readUTF()), policy);
+        book.nextReplanMillis = in.readLong();
+        book.spentNanos = in.readLong();
+        book.reservedNanos = in.readLong();
+        book.todaySpentNanos = in.readLong();
+        book.bids = in.readLong();
+        book.noBids = in.readLong();
+        book.wins = in.readLong();
+        book.losses = in.readLong();
+        book.lateWins = in.readLong();
+        book.expiredReservations = in.readLong();
+        book.openReservations = in.readLong();
+        book.day.read(in);
+        book.lifetimeLine.read(in);
+        book.dailyLine.read(in);
+        return book;
+    }
+
     public long spentNanos()
     {
         return spentNanos;

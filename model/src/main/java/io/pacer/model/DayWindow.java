@@ -37,6 +37,18 @@ public final class DayWindow
         return true;
     }
 
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        out.writeLong(dayStartMillis);
+        out.writeLong(dayEndMillis);
+    }
+
+    void read(final java.io.DataInput in) throws java.io.IOException
+    {
+        dayStartMillis = in.readLong();
+        dayEndMillis = in.readLong();
+    }
+
     /** First millisecond of the current day. */
     public long startMillis()
     {

@@ -45,6 +45,24 @@ public final class PacingLine
         return baseNanos + Money.scale(targetNanos - baseNanos, elapsed, endMillis - startMillis);
     }
 
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        out.writeLong(startMillis);
+        out.writeLong(endMillis);
+        out.writeLong(baseNanos);
+        out.writeLong(targetNanos);
+        out.writeBoolean(planned);
+    }
+
+    void read(final java.io.DataInput in) throws java.io.IOException
+    {
+        startMillis = in.readLong();
+        endMillis = in.readLong();
+        baseNanos = in.readLong();
+        targetNanos = in.readLong();
+        planned = in.readBoolean();
+    }
+
     /** True when {@code committedNanos} is already past the line at {@code nowMillis}. */
     public boolean isAhead(final long nowMillis, final long committedNanos)
     {

@@ -118,6 +118,31 @@ public final class ReservationBook
         pool = r;
     }
 
+    /** Writes the open reservations, oldest first, for a snapshot. */
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        out.writeLong(open);
+        for (Reservation r = oldest; r != null; r = r.younger)
+        {
+            out.writeLong(r.requestId);
+            out.writeLong(r.campaignId);
+            out.writeLong(r.costNanos);
+            out.writeLong(r.deadlineMillis);
+        }
+    }
+
+    /** Reopens what {@link #write} wrote, in the same order; campaigns come from {@code books}. */
+    void read(final java.io.DataInput in, final Long2ObjectHashMap<CampaignBook> books) throws java.io.IOException
+    {
+        final long count = in.readLong();
+        for (long i = 0; i < count; i++)
+        {
+            final long requestId = in.readLong();
+            final long campaignId = in.readLong();
+            open(requestId, campaignId, books.get(campaignId), in.readLong(), in.readLong());
+        }
+    }
+
     /** Number of open reservations. */
     public long openCount()
     {

@@ -24,6 +24,41 @@ public final class ShardCounters
     long activeCampaigns;
     long pausedCampaigns;
 
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        for (final long v : decisionsByReason)
+        {
+            out.writeLong(v);
+        }
+        for (final long v : new long[] {matchedWins, lateWins, losses, unmatchedLosses, expiredReservations,
+            unknownCampaignNotices, invalidNotices, definitions, bookedNanos, reservedNanos, openReservations,
+            activeCampaigns, pausedCampaigns})
+        {
+            out.writeLong(v);
+        }
+    }
+
+    void read(final java.io.DataInput in) throws java.io.IOException
+    {
+        for (int i = 0; i < decisionsByReason.length; i++)
+        {
+            decisionsByReason[i] = in.readLong();
+        }
+        matchedWins = in.readLong();
+        lateWins = in.readLong();
+        losses = in.readLong();
+        unmatchedLosses = in.readLong();
+        expiredReservations = in.readLong();
+        unknownCampaignNotices = in.readLong();
+        invalidNotices = in.readLong();
+        definitions = in.readLong();
+        bookedNanos = in.readLong();
+        reservedNanos = in.readLong();
+        openReservations = in.readLong();
+        activeCampaigns = in.readLong();
+        pausedCampaigns = in.readLong();
+    }
+
     /** Decisions with this reason ({@link Reason#NONE} counts BIDs). */
     public long decisions(final Reason reason)
     {

@@ -19,5 +19,7 @@ public enum EventType
      * A connection will send nothing more: once every answer published before this marker has
      * gone out, the replier closes it. Not an input to pacing.
      */
-    END_OF_STREAM
+    END_OF_STREAM,
+    /** Every shard serializes its state; a consistent cut of all shards at one ring position. */
+    SNAPSHOT
 }

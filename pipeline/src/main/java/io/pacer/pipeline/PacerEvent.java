@@ -25,6 +25,8 @@ public final class PacerEvent
     Responder responder;
     /** Input: an admin update or query. */
     AdminCommand command;
+    /** Input: a snapshot request (each shard fills its slot). */
+    SnapshotCommand snapshot;
     /** Output of the owning shard: the decision for a bid. */
     Reason reason;
 
@@ -76,7 +78,15 @@ public final class PacerEvent
         this.ingressNanos = ingressNanos;
         this.responder = responder;
         this.command = command;
+        this.snapshot = null;
         this.reason = Reason.NONE;
+    }
+
+    /** Sets a snapshot request. */
+    public void snapshot(final SnapshotCommand request, final long epochMillis, final long ingressNanos)
+    {
+        fill(EventType.SNAPSHOT, 0, 0, 0, epochMillis, ingressNanos, null, null);
+        this.snapshot = request;
     }
 
     public EventType type()

@@ -148,6 +148,24 @@ public final class PacerPipeline implements AutoCloseable
         ring.publish(sequence);
     }
 
+    /**
+     * Asks every shard for its state at one ring position; completes (on the replier thread) once
+     * the journal holds everything before that position.
+     */
+    public SnapshotCommand requestSnapshot()
+    {
+        final SnapshotCommand request = new SnapshotCommand(config.shards(), config.policy());
+        if (!started)
+        {
+            request.completeExceptionally(new IllegalStateException("pipeline not running"));
+            return request;
+        }
+        final long sequence = ring.next();
+        ring.get(sequence).snapshot(request, clock.time(), System.nanoTime());
+        ring.publish(sequence);
+        return request;
+    }
+
     /** Publishes the current time. */
     public void publishTick()
     {

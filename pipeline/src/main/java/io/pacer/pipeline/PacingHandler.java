@@ -76,6 +76,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>
             {
                 // nothing to decide: the replier closes the connection
             }
+            case SNAPSHOT -> event.snapshot.shardState(shardIndex, serialize());
             default -> throw new IllegalStateException("unknown event type " + event.type);
         }
     }
@@ -94,6 +95,20 @@ public final class PacingHandler implements EventHandler<PacerEvent>
             final CampaignSnapshot one = shard.snapshot(event.campaignId);
             event.command.shardResult(shardIndex, one == null ? List.of() : List.of(one));
         }
+    }
+
+    private byte[] serialize()
+    {
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(4096);
+        try
+        {
+            shard.snapshotTo(new java.io.DataOutputStream(bytes));
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+        return bytes.toByteArray();
     }
 
     /** The shard this handler owns; read it only from this handler's thread or after it stopped. */

@@ -40,6 +40,10 @@ public final class PipelineExceptionHandler implements ExceptionHandler<PacerEve
         {
             event.command.completeExceptionally(ex);
         }
+        if (event.snapshot != null)
+        {
+            event.snapshot.completeExceptionally(ex);
+        }
     }
 
     @Override

@@ -21,6 +21,7 @@ public final class Replier implements EventHandler<PacerEvent>
     private final List<Responder> touched = new ArrayList<>();
     private final List<AdminCommand> commands = new ArrayList<>();
     private final List<Responder> ended = new ArrayList<>();
+    private final List<SnapshotCommand> snapshots = new ArrayList<>();
     private final DecisionListener decisions;
     private final Journaler journal;
     private long journalFailures;
@@ -72,11 +73,18 @@ public final class Replier implements EventHandler<PacerEvent>
             {
                 commands.add(event.command);
             }
+            else if (event.snapshot != null)
+            {
+                // covers every journal record appended before this point
+                event.snapshot.covered(journal == null ? -1 : journal.writer().nextSequence());
+                snapshots.add(event.snapshot);
+            }
         }
         finally
         {
             event.responder = null;
             event.command = null;
+            event.snapshot = null;
             if (endOfBatch)
             {
                 endBatch();
@@ -118,6 +126,11 @@ public final class Replier implements EventHandler<PacerEvent>
             ended.get(i).endOfStream();
         }
         ended.clear();
+        for (int i = 0, size = snapshots.size(); i < size; i++)
+        {
+            snapshots.get(i).complete(snapshots.get(i));
+        }
+        snapshots.clear();
     }
 
     /** Batches whose journal write failed. */

@@ -40,6 +40,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private final Path file;
     private final Duration interval;
     private final PacerPipeline pipeline;
+    private final Path appliedCopy;
     private final Map<Long, CampaignDefinition> applied = new LinkedHashMap<>();
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
@@ -49,9 +50,21 @@ public final class CampaignsFileWatcher implements AutoCloseable
 
     public CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline)
     {
+        this(file, interval, pipeline, null);
+    }
+
+    /**
+     * @param appliedCopy where to keep a copy of the last file content applied (beside the
+     *                    journal), so that after a restart an unchanged file changes nothing and
+     *                    admin changes stand; null without a journal
+     */
+    public CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline,
+        final Path appliedCopy)
+    {
         this.file = file;
         this.interval = interval;
         this.pipeline = pipeline;
+        this.appliedCopy = appliedCopy;
     }
 
     /**
@@ -61,10 +74,48 @@ public final class CampaignsFileWatcher implements AutoCloseable
      */
     public synchronized void loadInitial()
     {
+        loadAppliedCopy();
         final byte[] content = read();
         if (content != null)
         {
             apply(content, true);
+        }
+    }
+
+    private void loadAppliedCopy()
+    {
+        if (appliedCopy == null || !Files.isRegularFile(appliedCopy))
+        {
+            return;
+        }
+        try
+        {
+            CampaignDefinitionParser.parseCampaignsFile(Files.readString(appliedCopy))
+                .forEach(d -> applied.put(d.id(), d));
+        }
+        catch (final IOException | InvalidDefinitionException ex)
+        {
+            LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
+            applied.clear();
+        }
+    }
+
+    private void saveAppliedCopy(final byte[] content)
+    {
+        if (appliedCopy == null)
+        {
+            return;
+        }
+        try
+        {
+            final Path temp = appliedCopy.resolveSibling(appliedCopy.getFileName() + ".tmp");
+            Files.write(temp, content);
+            Files.move(temp, appliedCopy, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("cannot keep a copy of the applied campaigns file in {}: {}", appliedCopy, ex.toString());
         }
     }
 
@@ -163,6 +214,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
             applied.put(change.id(), change);
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
+        saveAppliedCopy(content);
         reloads.incrementAndGet();
         LOG.info("campaigns file {} {}: {} campaign(s), {} update(s) applied",
             file, initial ? "loaded" : "reloaded", wanted.size(), changes.size());

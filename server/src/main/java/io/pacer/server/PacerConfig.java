@@ -44,6 +44,8 @@ public final class PacerConfig
     private final Duration journalFsyncInterval;
     private final long journalSegmentBytes;
     private final boolean journalTruncateCorrupt;
+    private final Duration snapshotInterval;
+    private final boolean retainCoveredSegments;
 
     private PacerConfig(final Config config)
     {
@@ -96,6 +98,24 @@ public final class PacerConfig
             throw new InvalidConfigException("pacer.journal.segment-size", "must be between 1MiB and 1GiB");
         }
         this.journalTruncateCorrupt = bool(config, "pacer.journal.truncate-corrupt");
+        try
+        {
+            this.snapshotInterval = config.getDuration("pacer.journal.snapshot-interval");
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException("pacer.journal.snapshot-interval", "must be a duration such as 5m or 0s: " + ex.getMessage());
+        }
+        if (snapshotInterval.isNegative())
+        {
+            throw new InvalidConfigException("pacer.journal.snapshot-interval", "must be >= 0");
+        }
+        final String retention = string(config, "pacer.journal.retention");
+        if (!"keep".equals(retention) && !"delete-covered".equals(retention))
+        {
+            throw new InvalidConfigException("pacer.journal.retention", "must be keep or delete-covered, was \"" + retention + "\"");
+        }
+        this.retainCoveredSegments = "keep".equals(retention);
 
         final int shards = intInRange(config, "pacer.pipeline.shards", 1, 64);
         requirePowerOfTwo("pacer.pipeline.shards", shards);
@@ -402,6 +422,18 @@ public final class PacerConfig
     public boolean journalTruncateCorrupt()
     {
         return journalTruncateCorrupt;
+    }
+
+    /** Zero: no periodic snapshots. */
+    public Duration snapshotInterval()
+    {
+        return snapshotInterval;
+    }
+
+    /** False when covered journal segments are deleted after each snapshot. */
+    public boolean retainCoveredSegments()
+    {
+        return retainCoveredSegments;
     }
 
     /** Whether /metrics is served and decisions are counted and timed. */

@@ -8,6 +8,8 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRepair;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.pipeline.journal.JournalWriter;
+import io.pacer.pipeline.journal.SnapshotStore;
+import io.pacer.pipeline.SnapshotCommand;
 import io.pacer.pipeline.journal.Journaler;
 import io.pacer.pipeline.Replier;
 import io.pacer.server.admin.AdminHandler;
@@ -55,6 +57,9 @@ public final class PacerServer implements AutoCloseable
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
+    private long recoveredFromSequence;
+    private long replayedEvents;
+    private java.util.concurrent.ScheduledExecutorService snapshots;
 
     public PacerServer(final PacerConfig config)
     {
@@ -80,7 +85,8 @@ public final class PacerServer implements AutoCloseable
         this.gateway = new GatewayServer(config.gatewayIoThreads());
         this.auth = new BearerTokenCheck(config.adminToken());
         this.watcher = config.campaignsFile() == null ? null :
-            new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline);
+            new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline,
+                journaler == null ? null : config.journalDir().resolve("campaigns-file.applied.json"));
         if (metrics != null)
         {
             registerMetrics(metrics);
@@ -142,6 +148,20 @@ public final class PacerServer implements AutoCloseable
      */
     public PacerServer start() throws InterruptedException
     {
+        try
+        {
+            return startAll();
+        }
+        catch (final RuntimeException | InterruptedException ex)
+        {
+            // nothing started may outlive a failed start (ticks, journal, listeners)
+            close();
+            throw ex;
+        }
+    }
+
+    private PacerServer startAll() throws InterruptedException
+    {
         adminAddress = admin.bind(config.adminHost(), config.adminPort(),
             new AdminHandler(pipeline, auth, health,
                 metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics)),
@@ -155,6 +175,27 @@ public final class PacerServer implements AutoCloseable
         {
             watcher.loadInitial();
             watcher.start();
+        }
+        if (journaler != null && !config.snapshotInterval().isZero())
+        {
+            snapshots = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r ->
+            {
+                final Thread thread = new Thread(r, "pacer-snapshots");
+                thread.setDaemon(true);
+                return thread;
+            });
+            final long every = config.snapshotInterval().toMillis();
+            snapshots.scheduleWithFixedDelay(() ->
+            {
+                try
+                {
+                    snapshotNow();
+                }
+                catch (final RuntimeException ex)
+                {
+                    LOG.error("snapshot failed", ex);
+                }
+            }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
         gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.maxFrameBytes(),
             config.maxConnections(), config.idleTimeout());
@@ -176,6 +217,14 @@ public final class PacerServer implements AutoCloseable
         }
         final long started = System.nanoTime();
         final List<PacingShard> shards = pipeline.shards().stream().map(PacingHandler::shard).toList();
+        final SnapshotStore.Loaded snapshot = SnapshotStore.newestValid(dir, config.pipeline().shards(), config.pipeline().policy());
+        final long from = snapshot == null ? 0 : snapshot.coveredSequence();
+        if (snapshot != null)
+        {
+            SnapshotStore.restore(snapshot, shards);
+            LOG.info("journal {}: restored snapshot {} (covers sequences below {})", dir, snapshot.file(), from);
+        }
+        recoveredFromSequence = from;
         final JournalReader reader = new JournalReader(dir);
         final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE);
         final JournalReader.RecordHandler checked = (record, header) ->
@@ -190,7 +239,7 @@ public final class PacerServer implements AutoCloseable
         };
         try
         {
-            reader.read(checked, true);
+            reader.read(checked, true, from);
         }
         catch (final JournalCorruptException ex)
         {
@@ -201,10 +250,51 @@ public final class PacerServer implements AutoCloseable
             LOG.error("JOURNAL CORRUPT: {}; pacer.journal.truncate-corrupt is set, cutting the journal there", ex.getMessage());
             JournalRepair.truncateAt(dir, ex.file(), ex.offset());
         }
-        journaler.writer().resumeAt(reader.lastSequence() + 1);
-        LOG.info("journal {}: recovered {} events in {} ms{}", dir, replay.events(),
+        journaler.writer().resumeAt(Math.max(reader.lastSequence() + 1, from));
+        replayedEvents = replay.events();
+        LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,
             reader.tornTailOffset() >= 0 ? " (torn tail truncated at " + reader.tornTailFile() + ":" + reader.tornTailOffset() + ")" : "");
+    }
+
+    /**
+     * Takes a snapshot now, through the ring, and writes it beside the journal (then applies
+     * retention); returns the file. Waits up to 60 s.
+     */
+    public Path snapshotNow()
+    {
+        if (journaler == null)
+        {
+            throw new IllegalStateException("snapshots need the journal (pacer.journal.enabled)");
+        }
+        final SnapshotCommand taken;
+        try
+        {
+            taken = pipeline.requestSnapshot().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException("snapshot not taken", ex);
+        }
+        final Path file = SnapshotStore.write(config.journalDir(), taken);
+        LOG.info("snapshot {} written (covers journal sequences below {})", file, taken.coveredSequence());
+        if (!config.retainCoveredSegments())
+        {
+            SnapshotStore.retire(config.journalDir(), taken.coveredSequence());
+        }
+        return file;
+    }
+
+    /** The journal sequence recovery started replaying from (0: no snapshot). */
+    public long recoveredFromSequence()
+    {
+        return recoveredFromSequence;
+    }
+
+    /** Journal events replayed at start-up. */
+    public long replayedEvents()
+    {
+        return replayedEvents;
     }
 
     public InetSocketAddress gatewayAddress()
@@ -254,6 +344,10 @@ public final class PacerServer implements AutoCloseable
         closed = true;
         LOG.info("pacer stopping");
         health.down();
+        if (snapshots != null)
+        {
+            snapshots.shutdownNow();
+        }
         gateway.stopIntake();
         if (watcher != null)
         {

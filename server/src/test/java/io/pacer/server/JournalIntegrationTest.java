@@ -2,7 +2,9 @@ package io.pacer.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacer.model.PacingShard;
 import io.pacer.pipeline.journal.JournalReader;
+import io.pacer.pipeline.journal.JournalReplay;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -11,6 +13,8 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static io.pacer.server.TestPacer.asap;
@@ -171,6 +175,111 @@ class JournalIntegrationTest
                 assertThat(after.get("spentNanos").asLong()).isEqualTo(before.get("spentNanos").asLong()).isPositive();
                 assertThat(after.get("reservedNanos").asLong()).isEqualTo(before.get("reservedNanos").asLong()).isPositive();
                 assertThat(after.get("bids").asLong()).isEqualTo(before.get("bids").asLong());
+                restarted.stopKeepingFiles();
+            }
+        }
+    }
+
+    private static void moreTraffic(final TestPacer pacer, final long base, final int bids) throws Exception
+    {
+        try (GatewayClient client = pacer.client())
+        {
+            for (int done = 0; done < bids; done += 500)
+            {
+                for (int i = 0; i < 500; i++)
+                {
+                    client.bid(base + done + i, 1 + i % 3, 900 + i);
+                }
+                client.send().read(500);
+                for (int i = 0; i < 500; i += 4)
+                {
+                    client.win(base + done + i, 1 + i % 3, 500);
+                    client.loss(base + done + i + 1, 1 + (i + 1) % 3);
+                }
+                client.send();
+            }
+        }
+    }
+
+    private static final String[] FIELDS = {"spentNanos", "reservedNanos", "todaySpentNanos", "bids", "noBids", "wins",
+        "losses", "lateWins", "expiredReservations", "openReservations", "budgetMicros"};
+
+    @Test
+    void shouldRecoverFromASnapshotPlusTheJournalTailToTheStateOfAFullReplay() throws Exception
+    {
+        final Map<String, Object> manual = Map.of("pacer.journal.snapshot-interval", "0s");
+        try (TestPacer pacer = TestPacer.start(manual, asap(1, 1_000_000), asap(2, 100),
+            "{\"id\":3,\"budgetMicros\":5000," + TestPacer.FAR_FLIGHT + ",\"dailyBudgetMicros\":2000}"))
+        {
+            traffic(pacer);
+            moreTraffic(pacer, 10_000, 2_000);
+            final Path snapshot = pacer.server.snapshotNow();
+            assertThat(snapshot).exists();
+            moreTraffic(pacer, 20_000, 2_000);
+            assertThat(pacer.put("/campaigns/2", asap(2, 400)).statusCode()).isEqualTo(200);
+            moreTraffic(pacer, 30_000, 1_000);
+            pacer.stopKeepingFiles();
+
+            final List<PacingShard> shards = new ArrayList<>();
+            final JournalReplay[] full = new JournalReplay[1];
+            final JournalReader reader = new JournalReader(pacer.journalDir());
+            reader.read((record, header) ->
+            {
+                if (full[0] == null)
+                {
+                    for (int i = 0; i < header.shards(); i++)
+                    {
+                        shards.add(new PacingShard(header.policy(), 1 << 12));
+                    }
+                    full[0] = new JournalReplay(shards, JournalReplay.Observer.NONE);
+                }
+                full[0].onRecord(record, header);
+            }, false);
+
+            try (TestPacer restarted = TestPacer.restart(pacer.home, manual))
+            {
+                assertThat(restarted.server.recoveredFromSequence()).isPositive();
+                assertThat(restarted.server.replayedEvents()).isLessThan(reader.records());
+                for (final long id : new long[] {1, 2, 3})
+                {
+                    final JsonNode expected = JsonMapper.builder().build().readTree(
+                        io.pacer.model.CampaignJson.state(full[0].campaign(id).snapshot(
+                            shards.stream().mapToLong(PacingShard::nowMillis).max().orElseThrow())));
+                    final JsonNode actual = JsonMapper.builder().build().readTree(restarted.get("/campaigns/" + id).body());
+                    for (final String field : FIELDS)
+                    {
+                        assertThat(actual.get(field).asLong()).as("campaign %d %s", id, field).isEqualTo(expected.get(field).asLong());
+                    }
+                }
+                restarted.stopKeepingFiles();
+            }
+        }
+    }
+
+    @Test
+    void shouldRetireCoveredSegmentsOnlyWhenAskedAndStillRecover() throws Exception
+    {
+        final Map<String, Object> retire = Map.of("pacer.journal.snapshot-interval", "0s",
+            "pacer.journal.segment-size", "1MiB", "pacer.journal.retention", "delete-covered");
+        try (TestPacer pacer = TestPacer.start(retire, asap(1, 1_000_000_000), asap(2, 1_000_000_000),
+            asap(3, 1_000_000_000)))
+        {
+            moreTraffic(pacer, 0, 40_000);
+            final int segmentsBefore = JournalReader.segments(pacer.journalDir()).size();
+            assertThat(segmentsBefore).isGreaterThan(1);
+            pacer.server.snapshotNow();
+            assertThat(JournalReader.segments(pacer.journalDir())).hasSizeLessThan(segmentsBefore);
+            moreTraffic(pacer, 100_000, 1_000);
+            final String before = pacer.get("/campaigns/2").body();
+            pacer.stopKeepingFiles();
+            try (TestPacer restarted = TestPacer.restart(pacer.home, retire))
+            {
+                final JsonNode expected = JsonMapper.builder().build().readTree(before);
+                final JsonNode actual = JsonMapper.builder().build().readTree(restarted.get("/campaigns/2").body());
+                for (final String field : FIELDS)
+                {
+                    assertThat(actual.get(field).asLong()).as(field).isEqualTo(expected.get(field).asLong());
+                }
                 restarted.stopKeepingFiles();
             }
         }

@@ -73,11 +73,37 @@ public final class JournalReader
      */
     public void read(final RecordHandler handler, final boolean truncateTornTail)
     {
+        read(handler, truncateTornTail, 0);
+    }
+
+    /**
+     * As {@link #read(RecordHandler, boolean)}, handing over only records from {@code fromSequence}
+     * on (a snapshot covers the rest): segments wholly before it are not even opened.
+     */
+    public void read(final RecordHandler handler, final boolean truncateTornTail, final long fromSequence)
+    {
         final List<Path> segments = segments(dir);
         for (int i = 0; i < segments.size(); i++)
         {
-            readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail);
+            if (i + 1 < segments.size() && firstSequence(segments.get(i + 1)) <= fromSequence)
+            {
+                continue;
+            }
+            readSegment(segments.get(i), i == segments.size() - 1, (record, header) ->
+            {
+                if (record.sequence >= fromSequence)
+                {
+                    handler.onRecord(record, header);
+                }
+            }, truncateTornTail);
         }
+    }
+
+    /** The first sequence of a segment, from its name. */
+    public static long firstSequence(final Path segment)
+    {
+        final String name = segment.getFileName().toString();
+        return Long.parseLong(name.substring("journal-".length(), name.length() - ".log".length()));
     }
 
     private void readSegment(final Path file, final boolean last, final RecordHandler handler, final boolean truncate)
