@@ -278,6 +278,7 @@ public final class PacerServer implements AutoCloseable
         }
         final Path file = SnapshotStore.write(config.journalDir(), taken);
         LOG.info("snapshot {} written (covers journal sequences below {})", file, taken.coveredSequence());
+        SnapshotStore.pruneSnapshots(config.journalDir());
         if (!config.retainCoveredSegments())
         {
             SnapshotStore.retire(config.journalDir(), taken.coveredSequence());

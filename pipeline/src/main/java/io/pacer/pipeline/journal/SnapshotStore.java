@@ -170,10 +170,24 @@ public final class SnapshotStore
         }
     }
 
-    /**
-     * Retention: deletes journal segments whose every record the snapshot covers, and all but
-     * the newest two snapshots.
-     */
+    /** Deletes all but the newest two snapshots (they are derived from the journal). */
+    public static void pruneSnapshots(final Path dir)
+    {
+        try
+        {
+            final List<Path> snapshots = files(dir);
+            for (int i = 2; i < snapshots.size(); i++)
+            {
+                Files.delete(snapshots.get(i));
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot prune snapshots in " + dir, ex);
+        }
+    }
+
+    /** Retention: deletes the journal segments whose every record the snapshot covers. */
     public static void retire(final Path dir, final long coveredSequence)
     {
         final List<Path> segments = JournalReader.segments(dir);
@@ -186,11 +200,6 @@ public final class SnapshotStore
                     Files.delete(segments.get(i));
                     LOG.info("journal retention: deleted {} (covered by snapshot up to {})", segments.get(i), coveredSequence);
                 }
-            }
-            final List<Path> snapshots = files(dir);
-            for (int i = 2; i < snapshots.size(); i++)
-            {
-                Files.delete(snapshots.get(i));
             }
         }
         catch (final IOException ex)
