@@ -62,7 +62,6 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
     private ChannelHandlerContext ctx;
     private ByteBuf out;
     private long sequence;
-    private long answeredAtNanos;
     private boolean stopped;
     private ScheduledFuture<?> sender;
 
@@ -215,7 +214,6 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
         sentAtNanos[slot] = 0;
         outstanding--;
         answers++;
-        answeredAtNanos = now;
         if (now >= clock.measureFromNanos() && now < clock.sendUntilNanos())
         {
             measuredAnswers++;
@@ -284,8 +282,4 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
         ctx.close();
     }
 
-    long answeredAtNanos()
-    {
-        return answeredAtNanos;
-    }
 }

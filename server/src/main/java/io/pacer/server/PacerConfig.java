@@ -21,7 +21,6 @@ import java.util.Map;
  */
 public final class PacerConfig
 {
-    private final Config config;
     private final Path home;
     private final String gatewayHost;
     private final int gatewayPort;
@@ -49,7 +48,6 @@ public final class PacerConfig
 
     private PacerConfig(final Config config)
     {
-        this.config = config;
         this.home = Path.of(string(config, "pacer.home")).toAbsolutePath().normalize();
         this.gatewayHost = host(config, "pacer.gateway.host");
         this.gatewayPort = port(config, "pacer.gateway.port");
@@ -309,11 +307,6 @@ public final class PacerConfig
         }
     }
 
-    /** The whole resolved configuration, for components with keys of their own. */
-    public Config raw()
-    {
-        return config;
-    }
 
     public Path home()
     {

@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.Money;
-import io.pacer.model.PacingShard;
 import io.pacer.pipeline.journal.JournalCorruptException;
 import io.pacer.pipeline.journal.JournalFormat;
-import io.pacer.pipeline.journal.JournalHeader;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
@@ -20,8 +18,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -124,58 +120,38 @@ final class ReplayCommand implements Callable<Integer>
                 out.println(eventJson(record, replayed));
             }
         };
-        List<PacingShard> shards = null;
         final JournalReader reader = new JournalReader(journal);
-        final JournalReplay[] replay = new JournalReplay[1];
-        final List<PacingShard>[] holder = new List[1];
+        final JournalReplay replay;
         try
         {
-            reader.read((record, header) ->
-            {
-                if (replay[0] == null)
-                {
-                    holder[0] = newShards(header);
-                    replay[0] = new JournalReplay(holder[0], observer);
-                }
-                replay[0].onRecord(record, header);
-            }, false);
+            replay = JournalReplay.ofJournal(reader, observer);
         }
         catch (final JournalCorruptException ex)
         {
             System.err.println("pacer replay: journal corrupt: " + ex.getMessage());
             return CORRUPT;
         }
-        shards = holder[0];
-        final long mismatches = replay[0] == null ? 0 : replay[0].mismatches();
+        final long mismatches = replay == null ? 0 : replay.mismatches();
         if (!events)
         {
             if ("json".equals(format))
             {
-                out.println(json(reader, replay[0], byType, audits));
+                out.println(json(reader, replay, byType, audits));
             }
             else
             {
-                out.print(text(reader, replay[0], byType, audits));
+                out.print(text(reader, replay, byType, audits));
             }
         }
         if (mismatches > 0)
         {
             System.err.println("pacer replay: " + mismatches + " decision(s) differ from the journal; first at sequence " +
-                replay[0].firstMismatchSequence());
+                replay.firstMismatchSequence());
             return MISMATCH;
         }
         return 0;
     }
 
-    private static List<PacingShard> newShards(final JournalHeader header)
-    {
-        final List<PacingShard> shards = new ArrayList<>();
-        for (int i = 0; i < header.shards(); i++)
-        {
-            shards.add(new PacingShard(header.policy(), 1 << 16));
-        }
-        return shards;
-    }
 
     private static String eventJson(final JournalRecord r, final Reason replayed)
     {

@@ -3,7 +3,6 @@ package io.pacer.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pacer.model.CampaignBook;
-import io.pacer.model.PacingShard;
 import io.pacer.pipeline.journal.JournalFormat;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
@@ -133,28 +132,17 @@ class CrashRecoveryIT
         // every BID the client received is in the journal, as a BID
         final Path journal = home.resolve("data/journal");
         final Set<Long> journaledBids = new HashSet<>();
-        final List<PacingShard> shards = new ArrayList<>();
-        final JournalReplay[] replay = new JournalReplay[1];
-        new JournalReader(journal).read((record, header) ->
+        final JournalReplay replay = JournalReplay.ofJournal(new JournalReader(journal), (record, replayed, shard) ->
         {
-            if (replay[0] == null)
-            {
-                for (int i = 0; i < header.shards(); i++)
-                {
-                    shards.add(new PacingShard(header.policy(), 1 << 16));
-                }
-                replay[0] = new JournalReplay(shards, JournalReplay.Observer.NONE);
-            }
             if (record.type() == JournalFormat.BID && record.reason() == 0)
             {
                 journaledBids.add(record.requestId());
             }
-            replay[0].onRecord(record, header);
-        }, false);
+        });
         final Set<Long> missing = new HashSet<>(bidsReceived);
         missing.removeAll(journaledBids);
         assertThat(missing).as("BIDs the client received that the journal lacks").isEmpty();
-        assertThat(replay[0].mismatches()).isZero();
+        assertThat(replay.mismatches()).isZero();
 
         // restarted, the server holds exactly the money the journal gives, and keeps pacing
         final Process restarted = start(home, gateway, admin);
@@ -162,7 +150,7 @@ class CrashRecoveryIT
         {
             for (final long id : new long[] {1, 2})
             {
-                final CampaignBook replayed = replay[0].campaign(id);
+                final CampaignBook replayed = replay.campaign(id);
                 final JsonNode state = JsonMapper.builder().build().readTree(HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/campaigns/" + id)).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body());
@@ -170,7 +158,7 @@ class CrashRecoveryIT
                 assertThat(state.get("reservedNanos").asLong()).as("campaign %d reserved", id)
                     .isEqualTo(replayed.reservedNanos());
             }
-            assertThat(replay[0].campaign(1).spentNanos()).isPositive();
+            assertThat(replay.campaign(1).spentNanos()).isPositive();
             try (GatewayClient client = new GatewayClient(new InetSocketAddress("127.0.0.1", gateway)))
             {
                 assertThat(client.ask(99_000_000, 1, 1_000)).isEqualTo("BID 99000000");

@@ -13,7 +13,6 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -220,21 +219,9 @@ class JournalIntegrationTest
             moreTraffic(pacer, 30_000, 1_000);
             pacer.stopKeepingFiles();
 
-            final List<PacingShard> shards = new ArrayList<>();
-            final JournalReplay[] full = new JournalReplay[1];
             final JournalReader reader = new JournalReader(pacer.journalDir());
-            reader.read((record, header) ->
-            {
-                if (full[0] == null)
-                {
-                    for (int i = 0; i < header.shards(); i++)
-                    {
-                        shards.add(new PacingShard(header.policy(), 1 << 12));
-                    }
-                    full[0] = new JournalReplay(shards, JournalReplay.Observer.NONE);
-                }
-                full[0].onRecord(record, header);
-            }, false);
+            final JournalReplay full = JournalReplay.ofJournal(reader, JournalReplay.Observer.NONE);
+            final List<PacingShard> shards = full.shards();
 
             try (TestPacer restarted = TestPacer.restart(pacer.home, manual))
             {
@@ -243,7 +230,7 @@ class JournalIntegrationTest
                 for (final long id : new long[] {1, 2, 3})
                 {
                     final JsonNode expected = JsonMapper.builder().build().readTree(
-                        io.pacer.model.CampaignJson.state(full[0].campaign(id).snapshot(
+                        io.pacer.model.CampaignJson.state(full.campaign(id).snapshot(
                             shards.stream().mapToLong(PacingShard::nowMillis).max().orElseThrow())));
                     final JsonNode actual = JsonMapper.builder().build().readTree(restarted.get("/campaigns/" + id).body());
                     for (final String field : FIELDS)

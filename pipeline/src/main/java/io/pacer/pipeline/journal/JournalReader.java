@@ -41,7 +41,6 @@ public final class JournalReader
     private long tornOffset = -1;
     private long lastSequence = -1;
     private long records;
-    private JournalHeader lastHeader;
 
     public JournalReader(final Path dir)
     {
@@ -129,7 +128,6 @@ public final class JournalReader
                 throw new JournalCorruptException(file, 0, "not a version-1 pacer journal segment");
             }
             final JournalHeader header = new JournalHeader(map.getInt(8), new PacingPolicy(map.getLong(12), map.getLong(20)));
-            lastHeader = header;
             int position = JournalFormat.HEADER_LENGTH;
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
@@ -299,9 +297,4 @@ public final class JournalReader
         return tornFile;
     }
 
-    /** The header of the last segment read, or null. */
-    public JournalHeader lastHeader()
-    {
-        return lastHeader;
-    }
 }

@@ -39,6 +39,38 @@ public final class JournalReplay implements JournalReader.RecordHandler
         this.observer = observer;
     }
 
+    /**
+     * Replays a whole journal into fresh shards built as its first segment's header says (the
+     * audit's and the tests' way in).
+     *
+     * @return the replay, or null if the journal holds no record
+     * @throws JournalCorruptException on a bad record before the tail
+     */
+    public static JournalReplay ofJournal(final JournalReader reader, final Observer observer)
+    {
+        final JournalReplay[] replay = new JournalReplay[1];
+        reader.read((record, header) ->
+        {
+            if (replay[0] == null)
+            {
+                final List<PacingShard> shards = new java.util.ArrayList<>(header.shards());
+                for (int i = 0; i < header.shards(); i++)
+                {
+                    shards.add(new PacingShard(header.policy(), 1 << 16));
+                }
+                replay[0] = new JournalReplay(shards, observer);
+            }
+            replay[0].onRecord(record, header);
+        }, false);
+        return replay[0];
+    }
+
+    /** The shards the replay runs on. */
+    public List<PacingShard> shards()
+    {
+        return shards;
+    }
+
     @Override
     public void onRecord(final JournalRecord r, final JournalHeader header)
     {

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executors;
@@ -310,8 +309,4 @@ public final class JournalWriter implements AutoCloseable
         }
     }
 
-    static boolean exists(final Path dir)
-    {
-        return Files.isDirectory(dir);
-    }
 }

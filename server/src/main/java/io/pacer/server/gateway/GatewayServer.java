@@ -39,17 +39,11 @@ public final class GatewayServer implements AutoCloseable
         this.ioGroup = Transport.group(ioThreads, "pacer-gateway-io");
     }
 
-    /** Binds and starts accepting. @return the bound address (port 0 resolves here) */
-    public InetSocketAddress bind(
-        final String host, final int port, final PacerPipeline pipeline, final int maxFrameBytes)
-        throws InterruptedException
-    {
-        return bind(host, port, pipeline, maxFrameBytes, Integer.MAX_VALUE, Duration.ZERO);
-    }
-
     /**
      * Binds and starts accepting, refusing connections past {@code maxConnections} and closing
      * those idle longer than {@code idleTimeout} (zero: never).
+     *
+     * @return the bound address (port 0 resolves here)
      */
     public InetSocketAddress bind(
         final String host, final int port, final PacerPipeline pipeline, final int maxFrameBytes,
