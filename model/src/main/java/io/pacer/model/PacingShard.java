@@ -207,22 +207,18 @@ public final class PacingShard
     {
         out.writeLong(nowMillis);
         counters.write(out);
+        // unsigned id order: flipping the sign bit makes a signed sort an unsigned one
         final long[] ids = new long[campaigns.size()];
         int n = 0;
         for (final Long2ObjectHashMap<CampaignBook>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
         {
-            ids[n++] = it.nextLong();
+            ids[n++] = it.nextLong() ^ Long.MIN_VALUE;
         }
-        final Long[] boxed = new Long[n];
-        for (int i = 0; i < n; i++)
-        {
-            boxed[i] = ids[i];
-        }
-        java.util.Arrays.sort(boxed, Long::compareUnsigned);
+        java.util.Arrays.sort(ids);
         out.writeInt(n);
-        for (final Long id : boxed)
+        for (final long id : ids)
         {
-            campaigns.get(id).write(out);
+            campaigns.get(id ^ Long.MIN_VALUE).write(out);
         }
         reservations.write(out);
     }

@@ -54,6 +54,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     private final UnsafeBuffer replyScratch = new UnsafeBuffer(new byte[FrameEncoder.BID_RESPONSE_LENGTH]);
     private Channel channel;
     private ByteBuf pendingReplies;
+    private SingleWriterCounters replyCounters;
 
     // replier to event loop: batches queue here and one reusable task writes them all, so a
     // batch costs no task object and wakes the event loop at most once while it is busy
@@ -217,7 +218,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         {
             return;
         }
-        stats.forCurrentThread().add(GatewayStats.BYTES_OUT, batch.readableBytes());
+        if (replyCounters == null)
+        {
+            // the replier is one thread: look its counters up once, not per batch
+            replyCounters = stats.forCurrentThread();
+        }
+        replyCounters.add(GatewayStats.BYTES_OUT, batch.readableBytes());
         if (!handOff.offer(batch))
         {
             // a connection so slow that 1,024 batches wait: fall back to Netty's own queueing
