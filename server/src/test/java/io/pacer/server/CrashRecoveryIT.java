@@ -170,9 +170,6 @@ class CrashRecoveryIT
             assertThat(restarted.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(restarted.exitValue()).isZero();
-        try (var files = Files.walk(home))
-        {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TestPacer.deleteTree(home);
     }
 }

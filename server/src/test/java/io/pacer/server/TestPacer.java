@@ -51,10 +51,7 @@ final class TestPacer implements AutoCloseable
         }
         catch (final Exception | Error ex)
         {
-            try (var files = Files.walk(home))
-            {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            deleteTree(home);
             throw ex;
         }
     }
@@ -133,11 +130,17 @@ final class TestPacer implements AutoCloseable
     public void close() throws IOException
     {
         server.close();
-        if (!Files.exists(home))
+        deleteTree(home);
+    }
+
+    /** Deletes a directory and everything in it, if it is there. */
+    static void deleteTree(final Path dir) throws IOException
+    {
+        if (!Files.exists(dir))
         {
             return;
         }
-        try (var files = Files.walk(home))
+        try (var files = Files.walk(dir))
         {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -107,9 +107,15 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
             framingLost = true;
             in.skipBytes(in.readableBytes());
             flushLoopWrites();
-            ctx.channel().config().setAutoRead(false);
-            pipeline.publishEndOfStream(this);
+            closeAfterAnswers(ctx);
         }
+    }
+
+    /** Stops reading; the connection closes through the ring, after every answer already owed. */
+    private void closeAfterAnswers(final ChannelHandlerContext ctx)
+    {
+        ctx.channel().config().setAutoRead(false);
+        pipeline.publishEndOfStream(this);
     }
 
     @Override
@@ -126,8 +132,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         {
             stats.idleClosed();
             // through the ring, so answers to anything still in flight go out first
-            ctx.channel().config().setAutoRead(false);
-            pipeline.publishEndOfStream(this);
+            closeAfterAnswers(ctx);
             return;
         }
         super.userEventTriggered(ctx, event);
