@@ -44,4 +44,14 @@ public interface FrameListener
      * @param templateId the offending message's template, 0 when unknown
      */
     void onInvalidFrame(ErrorCode code, long requestId, int templateId);
+
+    /**
+     * Asked after each frame: true stops {@link FrameParser#parse} there, leaving the frames
+     * after it unconsumed (a gateway connection pauses this way while the ring has no room for
+     * a notice it must not shed).
+     */
+    default boolean paused()
+    {
+        return false;
+    }
 }

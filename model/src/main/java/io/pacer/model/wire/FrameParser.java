@@ -39,7 +39,8 @@ public final class FrameParser
     }
 
     /**
-     * Consumes every whole frame in {@code [offset, offset + length)}.
+     * Consumes every whole frame in {@code [offset, offset + length)}, or those up to the one
+     * after which the listener reports {@link FrameListener#paused()}.
      *
      * @return bytes consumed (a partial frame at the end is left for the next call), or
      *         {@link #FRAMING_LOST} once a frame is malformed
@@ -60,6 +61,10 @@ public final class FrameParser
                 return position - offset;
             }
             position += frameLength;
+            if (listener.paused())
+            {
+                return position - offset;
+            }
         }
     }
 

@@ -188,4 +188,21 @@ class FrameCodecTest
         assertThat(parser.parseOne(buffer, 0, length, listener)).isEqualTo(30);
         assertThat(listener.events).containsExactly("invalid BLOCK_TOO_SHORT 7 1");
     }
+
+    @Test
+    void shouldStopAfterTheFrameThatPausedTheListenerAndLeaveTheRestUnconsumed()
+    {
+        int length = encoder.winNotice(buffer, 0, 1, 2, 3);
+        length += encoder.bidRequest(buffer, length, 4, 5, 6);
+        final RecordingListener pausing = new RecordingListener()
+        {
+            @Override
+            public boolean paused()
+            {
+                return events.size() == 1;
+            }
+        };
+        assertThat(parser.parse(buffer, 0, length, pausing)).isEqualTo(FrameEncoder.WIN_NOTICE_LENGTH);
+        assertThat(pausing.events).containsExactly("win 1 2 3");
+    }
 }

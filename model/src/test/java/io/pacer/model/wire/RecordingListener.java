@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Records what the parser reports, one line per frame. */
-final class RecordingListener implements FrameListener
+class RecordingListener implements FrameListener
 {
     final List<String> events = new ArrayList<>();
 
