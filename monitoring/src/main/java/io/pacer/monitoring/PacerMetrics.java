@@ -147,6 +147,17 @@ public final class PacerMetrics implements AutoCloseable
             ShardCounters::pausedCampaigns, false);
         gauge("pacer.ring.remaining", "Free slots in the ring", "slots", pipeline::remainingCapacity);
         gauge("pacer.ring.size", "Slots in the ring", "slots", () -> pipeline.config().ringSize());
+        counter("pacer.shed", "Bid requests answered OVERLOADED without evaluation, by cause", null,
+            shedBids, "cause", "ring_full");
+        counter("pacer.shed", "Bid requests answered OVERLOADED without evaluation, by cause", null, () ->
+        {
+            long total = 0;
+            for (final PacingHandler shard : shards)
+            {
+                total += shard.deadlineShed();
+            }
+            return total;
+        }, "cause", "queue_deadline");
         counter("pacer.handler.exceptions", "Events whose handling threw; each was answered and skipped", null,
             pipeline::handlerFailures);
         for (final PacingHandler shard : shards)

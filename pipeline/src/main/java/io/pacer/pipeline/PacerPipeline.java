@@ -72,7 +72,7 @@ public final class PacerPipeline implements AutoCloseable
         final List<PacingHandler> handlers = new ArrayList<>(config.shards());
         for (int i = 0; i < config.shards(); i++)
         {
-            handlers.add(new PacingHandler(i, router, new PacingShard(config.policy(), 1 << 16)));
+            handlers.add(new PacingHandler(i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos()));
         }
         this.shards = Collections.unmodifiableList(handlers);
         disruptor
@@ -101,12 +101,8 @@ public final class PacerPipeline implements AutoCloseable
     public boolean tryPublishBid(
         final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder)
     {
-        final long sequence;
-        try
-        {
-            sequence = ring.tryNext();
-        }
-        catch (final InsufficientCapacityException full)
+        final long sequence = tryClaim();
+        if (sequence < 0)
         {
             return false;
         }
@@ -115,12 +111,86 @@ public final class PacerPipeline implements AutoCloseable
         return true;
     }
 
-    /** Publishes a win or loss notice; waits for room, since notices carry money and are never shed. */
+    /**
+     * Publishes a win or loss notice; waits for room, since notices carry money and are never
+     * shed. Not for event loops: they use {@link #tryPublishNotice} and stop reading instead.
+     */
     public void publishNotice(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
     {
         final long sequence = ring.next();
         ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
         ring.publish(sequence);
+    }
+
+    /**
+     * Publishes a win or loss notice if there is room; never blocks.
+     *
+     * @return false if the ring is full: keep the notice and try again (never drop it)
+     */
+    public boolean tryPublishNotice(
+        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    {
+        final long sequence = tryClaim();
+        if (sequence < 0)
+        {
+            return false;
+        }
+        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
+        ring.publish(sequence);
+        return true;
+    }
+
+    /**
+     * Publishes an admin command if there is room; never blocks.
+     *
+     * @return false if the ring is full (the command is untouched: try again, or fail it); true
+     *         once published, or once failed because the pipeline is not running
+     */
+    public boolean trySubmit(final AdminCommand command)
+    {
+        if (!started)
+        {
+            command.completeExceptionally(new IllegalStateException("pipeline not running"));
+            return true;
+        }
+        final long sequence = tryClaim();
+        if (sequence < 0)
+        {
+            return false;
+        }
+        ring.get(sequence).admin(command, clock.time(), System.nanoTime());
+        ring.publish(sequence);
+        return true;
+    }
+
+    /**
+     * Publishes an end-of-stream marker if there is room; never blocks.
+     *
+     * @return false if the ring is full: try again
+     */
+    public boolean tryPublishEndOfStream(final Responder responder)
+    {
+        final long sequence = tryClaim();
+        if (sequence < 0)
+        {
+            return false;
+        }
+        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
+        ring.publish(sequence);
+        return true;
+    }
+
+    /** A claimed slot, or -1 if the ring is full. */
+    private long tryClaim()
+    {
+        try
+        {
+            return ring.tryNext();
+        }
+        catch (final InsufficientCapacityException full)
+        {
+            return -1;
+        }
     }
 
     /** Publishes an admin command (waits for room) and returns it, to be awaited. */
@@ -135,17 +205,6 @@ public final class PacerPipeline implements AutoCloseable
         ring.get(sequence).admin(command, clock.time(), System.nanoTime());
         ring.publish(sequence);
         return command;
-    }
-
-    /**
-     * Publishes an end-of-stream marker: {@code responder} is closed once every answer published
-     * before it has gone out. Waits for room.
-     */
-    public void publishEndOfStream(final Responder responder)
-    {
-        final long sequence = ring.next();
-        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
-        ring.publish(sequence);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
+import io.pacer.wire.Reason;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,21 +13,36 @@ import java.util.List;
  * One shard's thread: sees every event, acts on those of its own campaigns (chosen by
  * {@link ShardRouter}) and on broadcast events (ticks, queries of all campaigns). It is the
  * only writer of its {@link PacingShard}.
+ * <p>
+ * With a queue deadline, a bid that has already waited longer than it when the shard starts the
+ * batch holding it is answered OVERLOADED and never reaches the shard: shedding cheaply is how
+ * a backlog drains. That choice depends on a clock, so it is not part of the deterministic
+ * pacing logic; the journal records it, and replay takes it from there.
  */
 public final class PacingHandler implements EventHandler<PacerEvent>
 {
     private final int shardIndex;
     private final ShardRouter router;
     private final PacingShard shard;
+    private final long queueDeadlineNanos;
+    private long batchStartNanos;
+    private long deadlineShed;
     private long batches;
     private long batchedEvents;
     private long lastQueueDepth;
 
     public PacingHandler(final int shardIndex, final ShardRouter router, final PacingShard shard)
     {
+        this(shardIndex, router, shard, 0);
+    }
+
+    /** @param queueDeadlineNanos see {@link PipelineConfig#queueDeadlineNanos()}; 0: none */
+    public PacingHandler(final int shardIndex, final ShardRouter router, final PacingShard shard, final long queueDeadlineNanos)
+    {
         this.shardIndex = shardIndex;
         this.router = router;
         this.shard = shard;
+        this.queueDeadlineNanos = queueDeadlineNanos;
     }
 
     @Override
@@ -35,6 +51,10 @@ public final class PacingHandler implements EventHandler<PacerEvent>
         batches++;
         batchedEvents += batchSize;
         lastQueueDepth = queueDepth;
+        if (queueDeadlineNanos > 0)
+        {
+            batchStartNanos = System.nanoTime();
+        }
     }
 
     @Override
@@ -46,7 +66,15 @@ public final class PacingHandler implements EventHandler<PacerEvent>
             {
                 if (router.shardOf(event.campaignId) == shardIndex)
                 {
-                    event.reason = shard.bid(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
+                    if (queueDeadlineNanos > 0 && batchStartNanos - event.ingressNanos > queueDeadlineNanos)
+                    {
+                        deadlineShed++;
+                        event.reason = Reason.OVERLOADED;
+                    }
+                    else
+                    {
+                        event.reason = shard.bid(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
+                    }
                 }
             }
             case WIN_NOTICE ->
@@ -126,6 +154,12 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     public long batches()
     {
         return batches;
+    }
+
+    /** Bids answered OVERLOADED because they waited past the queue deadline (plain field). */
+    public long deadlineShed()
+    {
+        return deadlineShed;
     }
 
     /** Events waiting when the last batch started. */

@@ -10,9 +10,20 @@ import io.pacer.model.PacingPolicy;
  * @param waitStrategy       one of {@link WaitStrategies#NAMES}
  * @param tickIntervalMillis how often time is published into the ring
  * @param policy             pacing parameters
+ * @param queueDeadlineNanos a bid that has waited longer than this in the ring when its shard
+ *                           comes to it is answered OVERLOADED without evaluation; 0: no deadline
  */
-public record PipelineConfig(int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy)
+public record PipelineConfig(
+    int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy, long queueDeadlineNanos)
 {
+    /** Without a queue deadline. */
+    public PipelineConfig(
+        final int shards, final int ringSize, final String waitStrategy, final long tickIntervalMillis,
+        final PacingPolicy policy)
+    {
+        this(shards, ringSize, waitStrategy, tickIntervalMillis, policy, 0);
+    }
+
     public PipelineConfig
     {
         if (shards < 1 || Integer.bitCount(shards) != 1)
@@ -27,6 +38,10 @@ public record PipelineConfig(int shards, int ringSize, String waitStrategy, long
         if (tickIntervalMillis <= 0)
         {
             throw new IllegalArgumentException("tickIntervalMillis must be > 0, was " + tickIntervalMillis);
+        }
+        if (queueDeadlineNanos < 0)
+        {
+            throw new IllegalArgumentException("queueDeadlineNanos must be >= 0, was " + queueDeadlineNanos);
         }
     }
 

@@ -25,9 +25,15 @@ class PacerPipelineTest
 
     private PacerPipeline start(final int shards)
     {
+        return start(shards, 0);
+    }
+
+    private PacerPipeline start(final int shards, final long queueDeadlineNanos)
+    {
         clock.update(T0.toEpochMilli() + 1000);
         // ticks far apart: these tests publish their own time
-        pipeline = new PacerPipeline(new PipelineConfig(shards, 256, "blocking", 3_600_000, PacingPolicy.DEFAULT),
+        pipeline = new PacerPipeline(
+            new PipelineConfig(shards, 256, "blocking", 3_600_000, PacingPolicy.DEFAULT, queueDeadlineNanos),
             clock, Replier.DecisionListener.NONE);
         pipeline.start();
         return pipeline;
@@ -138,7 +144,7 @@ class PacerPipelineTest
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 1, 1_000, responder);
         pipeline.tryPublishBid(2, 2, 1_000, responder);
-        pipeline.publishEndOfStream(responder);
+        assertThat(pipeline.tryPublishEndOfStream(responder)).isTrue();
         assertThat(responder.awaitAnswers(3)).containsExactly("1:NONE", "2:UNKNOWN_CAMPAIGN", "closed");
     }
 
@@ -195,5 +201,50 @@ class PacerPipelineTest
         final List<CampaignSnapshot> all = pipeline.submit(AdminCommand.queryAll(2)).get(10, TimeUnit.SECONDS);
         answers.add(all.toString());
         return answers;
+    }
+
+    @Test
+    void shouldShedBidThatWaitedPastTheQueueDeadlineWithoutTouchingTheCampaign() throws Exception
+    {
+        start(1, TimeUnit.MILLISECONDS.toNanos(50));
+        define(campaign(1, 100));
+        final CollectingResponder responder = new CollectingResponder();
+        // decoded a second ago, as if it had waited behind a backlog
+        final long sequence = pipeline.ring().next();
+        pipeline.ring().get(sequence).bidRequest(1, 1, 40_000, clock.time(), System.nanoTime() - 1_000_000_000L, responder);
+        pipeline.ring().publish(sequence);
+        pipeline.tryPublishBid(2, 1, 40_000, responder);
+        assertThat(responder.awaitAnswers(2)).containsExactly("1:OVERLOADED", "2:NONE");
+        assertThat(pipeline.shards().get(0).deadlineShed()).isEqualTo(1);
+        final CampaignSnapshot state = pipeline.submit(AdminCommand.query(1, 1)).get(10, TimeUnit.SECONDS).get(0);
+        assertThat(state.reservedNanos()).as("only the second bid reserved").isEqualTo(40_000);
+    }
+
+    @Test
+    void shouldPublishNoticeOnlyWhenTheRingHasRoom() throws Exception
+    {
+        start(1);
+        define(campaign(1, 100));
+        final CollectingResponder responder = new CollectingResponder();
+        pipeline.tryPublishBid(1, 1, 40_000, responder);
+        responder.awaitAnswers(1);
+        // fill the ring with claimed but unpublished slots: nothing can move
+        final long size = pipeline.config().ringSize();
+        final long first = pipeline.ring().next((int)size);
+        assertThat(pipeline.tryPublishNotice(true, 1, 1, 30_000)).isFalse();
+        assertThat(pipeline.tryPublishEndOfStream(responder)).isFalse();
+        for (long s = first - size + 1; s <= first; s++)
+        {
+            pipeline.ring().get(s).tick(clock.time(), System.nanoTime());
+        }
+        pipeline.ring().publish(first - size + 1, first);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!pipeline.tryPublishNotice(true, 1, 1, 30_000))
+        {
+            assertThat(System.nanoTime() - deadline).as("room within 10 s").isNegative();
+            Thread.onSpinWait();
+        }
+        final CampaignSnapshot state = pipeline.submit(AdminCommand.query(1, 1)).get(10, TimeUnit.SECONDS).get(0);
+        assertThat(state.spentNanos()).isEqualTo(30_000);
     }
 }

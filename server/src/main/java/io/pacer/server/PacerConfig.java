@@ -12,6 +12,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.netty.handler.ssl.SslContext;
+import io.pacer.server.gateway.GatewaySettings;
+
 import java.time.Duration;
 import java.util.Map;
 
@@ -28,6 +31,11 @@ public final class PacerConfig
     private final int maxFrameBytes;
     private final int maxConnections;
     private final Duration idleTimeout;
+    private final int writeHighWaterMark;
+    private final long maxUnwrittenBytes;
+    private final Duration slowReaderTimeout;
+    private final SslContext gatewayTls;
+    private final SslContext adminTls;
     private final String adminHost;
     private final int adminPort;
     private final String adminToken;
@@ -54,18 +62,18 @@ public final class PacerConfig
         this.gatewayIoThreads = intInRange(config, "pacer.gateway.io-threads", 1, 64);
         this.maxFrameBytes = intInRange(config, "pacer.gateway.max-frame-bytes", 38, 16 << 20);
         this.maxConnections = intInRange(config, "pacer.gateway.max-connections", 1, 1_000_000);
-        try
+        this.idleTimeout = nonNegativeDuration(config, "pacer.gateway.idle-timeout");
+        this.writeHighWaterMark = (int)bytes(config, "pacer.gateway.write-high-water-mark", 4096, 64 << 20);
+        this.maxUnwrittenBytes = bytes(config, "pacer.gateway.max-unwritten-bytes", 8192, 1L << 30);
+        if (maxUnwrittenBytes <= writeHighWaterMark)
         {
-            this.idleTimeout = config.getDuration("pacer.gateway.idle-timeout");
+            throw new InvalidConfigException("pacer.gateway.max-unwritten-bytes",
+                "must exceed pacer.gateway.write-high-water-mark (" + writeHighWaterMark + " bytes), was " + maxUnwrittenBytes);
         }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException("pacer.gateway.idle-timeout", "must be a duration such as 0s or 5m: " + ex.getMessage());
-        }
-        if (idleTimeout.isNegative())
-        {
-            throw new InvalidConfigException("pacer.gateway.idle-timeout", "must be >= 0, was " + idleTimeout);
-        }
+        this.slowReaderTimeout = nonNegativeDuration(config, "pacer.gateway.slow-reader-timeout");
+        // read now, so that unusable TLS files stop start-up naming their key
+        this.gatewayTls = tls(config, home, "pacer.gateway").serverContext();
+        this.adminTls = tls(config, home, "pacer.admin").serverContext();
         this.adminHost = host(config, "pacer.admin.host");
         this.adminPort = port(config, "pacer.admin.port");
         this.adminToken = string(config, "pacer.admin.token");
@@ -96,18 +104,7 @@ public final class PacerConfig
             throw new InvalidConfigException("pacer.journal.segment-size", "must be between 1MiB and 1GiB");
         }
         this.journalTruncateCorrupt = bool(config, "pacer.journal.truncate-corrupt");
-        try
-        {
-            this.snapshotInterval = config.getDuration("pacer.journal.snapshot-interval");
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException("pacer.journal.snapshot-interval", "must be a duration such as 5m or 0s: " + ex.getMessage());
-        }
-        if (snapshotInterval.isNegative())
-        {
-            throw new InvalidConfigException("pacer.journal.snapshot-interval", "must be >= 0");
-        }
+        this.snapshotInterval = nonNegativeDuration(config, "pacer.journal.snapshot-interval");
         final String retention = string(config, "pacer.journal.retention");
         if (!"keep".equals(retention) && !"delete-covered".equals(retention))
         {
@@ -135,8 +132,9 @@ public final class PacerConfig
         {
             throw new InvalidConfigException("pacer.pacing.replan-interval", "must be at most 1h, was " + replan);
         }
+        final long queueDeadlineNanos = nonNegativeDuration(config, "pacer.pipeline.queue-deadline").toNanos();
         this.pipeline = new PipelineConfig(shards, ringSize, waitStrategy, Math.max(1, tickMillis),
-            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())));
+            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())), queueDeadlineNanos);
 
         if (adminToken.isEmpty() && !isLoopback(adminHost))
         {
@@ -280,6 +278,50 @@ public final class PacerConfig
         return value;
     }
 
+    private static long bytes(final Config config, final String key, final long min, final long max)
+    {
+        final long value;
+        try
+        {
+            value = config.getBytes(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be a size such as 256KiB: " + ex.getMessage());
+        }
+        if (value < min || value > max)
+        {
+            throw new InvalidConfigException(key, "must be between " + min + " and " + max + " bytes, was " + value);
+        }
+        return value;
+    }
+
+    private static TlsFiles tls(final Config config, final Path home, final String prefix)
+    {
+        final String cert = string(config, prefix + ".tls.cert-file");
+        final String key = string(config, prefix + ".tls.key-file");
+        return new TlsFiles(prefix, cert.isBlank() ? null : home.resolve(cert).normalize(),
+            key.isBlank() ? null : home.resolve(key).normalize());
+    }
+
+    private static Duration nonNegativeDuration(final Config config, final String key)
+    {
+        final Duration value;
+        try
+        {
+            value = config.getDuration(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be a duration such as 0s, 2ms or 5m: " + ex.getMessage());
+        }
+        if (value.isNegative())
+        {
+            throw new InvalidConfigException(key, "must be >= 0, was " + value);
+        }
+        return value;
+    }
+
     private static void requirePowerOfTwo(final String key, final int value)
     {
         if (Integer.bitCount(value) != 1)
@@ -342,6 +384,19 @@ public final class PacerConfig
     public Duration idleTimeout()
     {
         return idleTimeout;
+    }
+
+    /** The gateway listener's limits and TLS. */
+    public GatewaySettings gatewaySettings()
+    {
+        return new GatewaySettings(maxFrameBytes, maxConnections, idleTimeout, writeHighWaterMark, maxUnwrittenBytes,
+            slowReaderTimeout, gatewayTls);
+    }
+
+    /** The admin listener's TLS context, or null for plain HTTP. */
+    public SslContext adminTls()
+    {
+        return adminTls;
     }
 
     public String adminHost()

@@ -123,6 +123,16 @@ public final class PacerServer implements AutoCloseable
             stats::refusedConnections);
         m.counter("pacer.connections.idle.closed", "Gateway connections closed after idle-timeout", null,
             stats::idleClosedConnections);
+        m.counter("pacer.connections.slow.reader.closed",
+            "Gateway connections closed for not reading their answers (max-unwritten-bytes or slow-reader-timeout)",
+            null, stats::slowReaderClosures);
+        m.counter("pacer.connections.slow.reader.paused",
+            "Times a gateway connection stopped being read: its unwritten answers passed write-high-water-mark", null,
+            stats::slowReaderPauses);
+        m.counter("pacer.connections.ring.backpressure",
+            "Times a gateway connection stopped being read: the ring had no room for a notice", null,
+            stats::ringBackPressures);
+        m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
@@ -165,7 +175,7 @@ public final class PacerServer implements AutoCloseable
         adminAddress = admin.bind(config.adminHost(), config.adminPort(),
             new AdminHandler(pipeline, auth, health,
                 metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics)),
-            config.adminMaxBodyBytes());
+            config.adminMaxBodyBytes(), config.adminTls());
         if (journaler != null)
         {
             recover();
@@ -197,8 +207,7 @@ public final class PacerServer implements AutoCloseable
                 }
             }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
-        gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.maxFrameBytes(),
-            config.maxConnections(), config.idleTimeout());
+        gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.gatewaySettings());
         health.up();
         return this;
     }

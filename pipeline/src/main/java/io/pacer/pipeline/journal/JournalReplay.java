@@ -85,11 +85,19 @@ public final class JournalReplay implements JournalReader.RecordHandler
         {
             case JournalFormat.BID ->
             {
-                final PacingShard shard = shards.get(router.shardOf(r.campaignId));
-                replayed = shard.bid(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
-                if (replayed.value() != r.reason && r.reason != Reason.OVERLOADED.value())
+                if (r.reason == Reason.OVERLOADED.value())
                 {
-                    mismatch(r);
+                    // shed without evaluation (queue deadline, or a contained failure): the shard never saw it
+                    replayed = Reason.OVERLOADED;
+                }
+                else
+                {
+                    final PacingShard shard = shards.get(router.shardOf(r.campaignId));
+                    replayed = shard.bid(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
+                    if (replayed.value() != r.reason)
+                    {
+                        mismatch(r);
+                    }
                 }
             }
             case JournalFormat.WIN -> shards.get(router.shardOf(r.campaignId))

@@ -78,7 +78,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             else if ("/campaigns".equals(path) || "/campaigns/".equals(path))
             {
                 requireMethod(method, HttpMethod.GET);
-                reply(ctx, keepAlive, pipeline.submit(AdminCommand.queryAll(pipeline.shardCount())),
+                reply(ctx, keepAlive, submit(ctx, AdminCommand.queryAll(pipeline.shardCount())),
                     all -> ok(CampaignJson.states(all)));
             }
             else if (path.startsWith("/campaigns/"))
@@ -104,7 +104,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         final long id = parseId(idText);
         if (HttpMethod.GET.equals(request.method()))
         {
-            reply(ctx, keepAlive, pipeline.submit(AdminCommand.query(id, pipeline.shardCount())), found -> found.isEmpty() ?
+            reply(ctx, keepAlive, submit(ctx, AdminCommand.query(id, pipeline.shardCount())), found -> found.isEmpty() ?
                 new Answer(HttpResponseStatus.NOT_FOUND, CampaignJson.error("no campaign " + idText)) :
                 ok(CampaignJson.state(found.get(0))));
         }
@@ -113,7 +113,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
             final CampaignDefinition definition = parseDefinition(request, id);
             LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());
-            reply(ctx, keepAlive, pipeline.submit(AdminCommand.update(definition, pipeline.shardCount())),
+            reply(ctx, keepAlive, submit(ctx, AdminCommand.update(definition, pipeline.shardCount())),
                 state -> ok(CampaignJson.state(state.get(0))));
         }
         else
@@ -176,6 +176,41 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private interface Render
     {
         Answer render(List<CampaignSnapshot> result);
+    }
+
+    /**
+     * Publishes the command without ever blocking this event loop: if the ring is full, the
+     * connection stops being read and the command is retried every millisecond, for at most half
+     * the reply timeout; then it fails, not applied.
+     */
+    private AdminCommand submit(final ChannelHandlerContext ctx, final AdminCommand command)
+    {
+        if (!pipeline.trySubmit(command))
+        {
+            ctx.channel().config().setAutoRead(false);
+            retrySubmit(ctx, command, System.nanoTime() + TimeUnit.SECONDS.toNanos(RING_TIMEOUT_SECONDS) / 2);
+        }
+        return command;
+    }
+
+    private void retrySubmit(final ChannelHandlerContext ctx, final AdminCommand command, final long deadlineNanos)
+    {
+        ctx.executor().schedule(() ->
+        {
+            if (pipeline.trySubmit(command))
+            {
+                ctx.channel().config().setAutoRead(true);
+            }
+            else if (System.nanoTime() - deadlineNanos > 0)
+            {
+                ctx.channel().config().setAutoRead(true);
+                command.completeExceptionally(new IllegalStateException("the pipeline stayed full; try again"));
+            }
+            else
+            {
+                retrySubmit(ctx, command, deadlineNanos);
+            }
+        }, 1, TimeUnit.MILLISECONDS);
     }
 
     private static void reply(

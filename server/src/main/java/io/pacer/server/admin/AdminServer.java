@@ -2,6 +2,7 @@ package io.pacer.server.admin;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -22,7 +23,8 @@ public final class AdminServer implements AutoCloseable
     private Channel serverChannel;
 
     /** @return the bound address */
-    public InetSocketAddress bind(final String host, final int port, final AdminHandler handler, final int maxBodyBytes)
+    public InetSocketAddress bind(
+        final String host, final int port, final AdminHandler handler, final int maxBodyBytes, final SslContext tls)
         throws InterruptedException
     {
         final ServerBootstrap bootstrap = new ServerBootstrap()
@@ -33,6 +35,10 @@ public final class AdminServer implements AutoCloseable
                 @Override
                 protected void initChannel(final Channel ch)
                 {
+                    if (tls != null)
+                    {
+                        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                    }
                     ch.pipeline()
                         .addLast(new HttpServerCodec())
                         .addLast(new HttpObjectAggregator(maxBodyBytes))
@@ -41,7 +47,7 @@ public final class AdminServer implements AutoCloseable
             });
         serverChannel = bootstrap.bind(host, port).sync().channel();
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
-        LOG.info("admin listening on http://{}:{}", address.getHostString(), address.getPort());
+        LOG.info("admin listening on {}://{}:{}", tls == null ? "http" : "https", address.getHostString(), address.getPort());
         return address;
     }
 

@@ -3,11 +3,14 @@ package io.pacer.server.gateway;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.pacer.loadtest.FrameReader;
 import io.pacer.model.wire.FrameEncoder;
 import io.pacer.model.wire.FrameListener;
-import io.pacer.loadtest.FrameReader;
 import io.pacer.model.wire.FrameParser;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
@@ -19,8 +22,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -32,22 +35,52 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>as the ring's {@link Responder}, on the replier thread, it gathers the answers of one
  *       ring batch into one buffer and hands it to Netty with one write-and-flush.</li>
  * </ul>
+ * The event loop never waits for the ring. A bid that finds it full is answered OVERLOADED; a
+ * win or loss notice, which carries money and is never shed, is held, the connection stops
+ * being read and the notice is retried every {@value #RING_RETRY_MICROS} microseconds; the
+ * frames after it wait, unread, in order. A connection whose unwritten answers pass the
+ * high-water mark stops being read until they drain below half of it; past the limit of
+ * unwritten bytes, or past the slow-reader timeout, it is closed and counted.
  */
-public final class GatewayConnection extends ByteToMessageDecoder implements Responder, FrameListener
+public final class GatewayConnection extends ChannelInboundHandlerAdapter implements Responder, FrameListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
+    private static final long RING_RETRY_MICROS = 100;
+
+    /** Why reading is stopped: the connection is read only while none holds. */
+    private static final int RING_FULL = 1;
+    private static final int SLOW_READER = 2;
+    private static final int CLOSING = 4;
+
+    /** Fired into each connection by {@link GatewayServer#stopIntake()}: read nothing more. */
+    static final Object STOP_INTAKE = new Object();
 
     private final PacerPipeline pipeline;
     private final GatewayStats stats;
+    private final GatewaySettings settings;
     private final FrameReader reader;
 
     // event-loop side
     private final FrameEncoder loopEncoder = new FrameEncoder();
     private final UnsafeBuffer loopScratch = new UnsafeBuffer(new byte[64]);
+    private final Runnable retryRing = this::retryRing;
+    private final Runnable slowReaderCheck = this::slowReaderCheck;
     private ChannelHandlerContext ctx;
     private SingleWriterCounters loopCounters;
+    private ByteBuf cumulation;
     private boolean wroteOnLoop;
     private boolean framingLost;
+    private boolean closing;
+    private boolean endOfStreamOwed;
+    private int stoppedReading;
+    private boolean ringRetryScheduled;
+    private ScheduledFuture<?> slowReaderTimer;
+    // the one notice held while the ring is full
+    private boolean noticeHeld;
+    private boolean heldWin;
+    private long heldRequestId;
+    private long heldCampaignId;
+    private long heldPriceCpmMicros;
 
     // replier side
     private final FrameEncoder replyEncoder = new FrameEncoder();
@@ -62,11 +95,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
     private final Runnable writeHandedOff = this::writeHandedOff;
 
-    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final int maxFrameBytes)
+    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewaySettings settings)
     {
         this.pipeline = pipeline;
         this.stats = stats;
-        this.reader = new FrameReader(maxFrameBytes);
+        this.settings = settings;
+        this.reader = new FrameReader(settings.maxFrameBytes());
     }
 
     @Override
@@ -75,6 +109,12 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         this.ctx = ctx;
         this.channel = ctx.channel();
         this.loopCounters = stats.forCurrentThread();
+    }
+
+    @Override
+    public void handlerRemoved(final ChannelHandlerContext ctx)
+    {
+        releaseCumulation();
     }
 
     @Override
@@ -88,34 +128,89 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
         stats.connectionClosed();
+        // frames already received still count: a notice in them carries money
+        decodeCumulation();
+        flushLoopWrites();
         writeHandedOff();
         super.channelInactive(ctx);
     }
 
     @Override
-    protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out)
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
     {
-        if (framingLost)
+        final ByteBuf in = (ByteBuf)msg;
+        if (framingLost || closing)
         {
-            in.skipBytes(in.readableBytes());
+            in.release();
             return;
         }
         loopCounters.add(GatewayStats.BYTES_IN, in.readableBytes());
-        if (reader.read(in, this) == FrameParser.FRAMING_LOST)
+        cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
+        decodeCumulation();
+    }
+
+    /** Decodes what has arrived, up to a held notice; the rest waits for the ring. */
+    private void decodeCumulation()
+    {
+        if (cumulation == null || noticeHeld || framingLost)
+        {
+            return;
+        }
+        if (reader.read(cumulation, this) == FrameParser.FRAMING_LOST)
         {
             // answer what was accepted before the bad frame, then close (through the ring)
             framingLost = true;
-            in.skipBytes(in.readableBytes());
+            releaseCumulation();
             flushLoopWrites();
-            closeAfterAnswers(ctx);
+            closeAfterAnswers();
+            return;
+        }
+        if (!cumulation.isReadable())
+        {
+            releaseCumulation();
+        }
+        else
+        {
+            cumulation.discardSomeReadBytes();
+        }
+    }
+
+    private void releaseCumulation()
+    {
+        if (cumulation != null)
+        {
+            cumulation.release();
+            cumulation = null;
         }
     }
 
     /** Stops reading; the connection closes through the ring, after every answer already owed. */
-    private void closeAfterAnswers(final ChannelHandlerContext ctx)
+    private void closeAfterAnswers()
     {
-        ctx.channel().config().setAutoRead(false);
-        pipeline.publishEndOfStream(this);
+        if (closing)
+        {
+            return;
+        }
+        closing = true;
+        stopReading(CLOSING);
+        endOfStreamOwed = true;
+        publishEndOfStreamWhenDue();
+    }
+
+    private void publishEndOfStreamWhenDue()
+    {
+        if (!endOfStreamOwed || noticeHeld)
+        {
+            return;
+        }
+        if (pipeline.tryPublishEndOfStream(this))
+        {
+            endOfStreamOwed = false;
+        }
+        else
+        {
+            scheduleRingRetry();
+        }
     }
 
     @Override
@@ -128,14 +223,100 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     @Override
     public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
     {
+        if (event == STOP_INTAKE)
+        {
+            stopReading(CLOSING);
+            return;
+        }
         if (event instanceof IdleStateEvent)
         {
-            stats.idleClosed();
-            // through the ring, so answers to anything still in flight go out first
-            closeAfterAnswers(ctx);
+            if (stoppedReading == 0)
+            {
+                stats.idleClosed();
+                // through the ring, so answers to anything still in flight go out first
+                closeAfterAnswers();
+            }
+            // else: silent because we stopped reading it, not because the gateway went quiet
             return;
         }
         super.userEventTriggered(ctx, event);
+    }
+
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (channel.isWritable())
+        {
+            if (slowReaderTimer != null)
+            {
+                slowReaderTimer.cancel(false);
+                slowReaderTimer = null;
+            }
+            startReading(SLOW_READER);
+        }
+        else
+        {
+            stats.slowReaderPaused();
+            stopReading(SLOW_READER);
+            if (!settings.slowReaderTimeout().isZero() && slowReaderTimer == null)
+            {
+                slowReaderTimer = ctx.executor().schedule(
+                    slowReaderCheck, settings.slowReaderTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    private void slowReaderCheck()
+    {
+        slowReaderTimer = null;
+        if (channel.isActive() && !channel.isWritable())
+        {
+            closeSlowReader("its answers stayed past the high-water mark for " + settings.slowReaderTimeout());
+        }
+    }
+
+    /** Closes at once if the answers it has not read pass the limit. */
+    private void checkUnwritten()
+    {
+        final ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
+        if (outbound != null && outbound.totalPendingWriteBytes() > settings.maxUnwrittenBytes())
+        {
+            closeSlowReader(outbound.totalPendingWriteBytes() + " unwritten bytes, past the limit of " +
+                settings.maxUnwrittenBytes());
+        }
+    }
+
+    private void closeSlowReader(final String why)
+    {
+        if (!channel.isActive())
+        {
+            return;
+        }
+        stats.slowReaderClosed();
+        LOG.warn("closing gateway connection {}: it does not read its answers ({})", channel.remoteAddress(), why);
+        closing = true;
+        stopReading(CLOSING);
+        ctx.close();
+    }
+
+    private void stopReading(final int reason)
+    {
+        if (stoppedReading == 0)
+        {
+            channel.config().setAutoRead(false);
+        }
+        stoppedReading |= reason;
+    }
+
+    private void startReading(final int reason)
+    {
+        final int before = stoppedReading;
+        stoppedReading &= ~reason;
+        if (before != 0 && stoppedReading == 0)
+        {
+            channel.config().setAutoRead(true);
+        }
     }
 
     @Override
@@ -163,14 +344,69 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
     public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
     {
         loopCounters.increment(GatewayStats.WIN_NOTICES);
-        pipeline.publishNotice(true, requestId, campaignId, priceCpmMicros);
+        publishOrHold(true, requestId, campaignId, priceCpmMicros);
     }
 
     @Override
     public void onLossNotice(final long requestId, final long campaignId)
     {
         loopCounters.increment(GatewayStats.LOSS_NOTICES);
-        pipeline.publishNotice(false, requestId, campaignId, 0);
+        publishOrHold(false, requestId, campaignId, 0);
+    }
+
+    private void publishOrHold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    {
+        if (pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros))
+        {
+            return;
+        }
+        // never shed: hold it, stop reading, retry; the parser stops after this frame
+        noticeHeld = true;
+        heldWin = win;
+        heldRequestId = requestId;
+        heldCampaignId = campaignId;
+        heldPriceCpmMicros = priceCpmMicros;
+        stats.ringBackPressure();
+        stopReading(RING_FULL);
+        scheduleRingRetry();
+    }
+
+    @Override
+    public boolean paused()
+    {
+        return noticeHeld;
+    }
+
+    private void scheduleRingRetry()
+    {
+        if (!ringRetryScheduled)
+        {
+            ringRetryScheduled = true;
+            ctx.executor().schedule(retryRing, RING_RETRY_MICROS, TimeUnit.MICROSECONDS);
+        }
+    }
+
+    /** On the event loop: the held notice, then the frames behind it, then a close owed. */
+    private void retryRing()
+    {
+        ringRetryScheduled = false;
+        if (noticeHeld)
+        {
+            if (!pipeline.tryPublishNotice(heldWin, heldRequestId, heldCampaignId, heldPriceCpmMicros))
+            {
+                scheduleRingRetry();
+                return;
+            }
+            noticeHeld = false;
+        }
+        decodeCumulation();
+        flushLoopWrites();
+        if (noticeHeld)
+        {
+            return;
+        }
+        publishEndOfStreamWhenDue();
+        startReading(RING_FULL);
     }
 
     @Override
@@ -196,6 +432,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         {
             wroteOnLoop = false;
             ctx.flush();
+            checkUnwritten();
         }
     }
 
@@ -272,6 +509,7 @@ public final class GatewayConnection extends ByteToMessageDecoder implements Res
         if (wrote)
         {
             ctx.flush();
+            checkUnwritten();
         }
     }
 

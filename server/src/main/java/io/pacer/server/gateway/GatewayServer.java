@@ -4,6 +4,8 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -40,16 +42,16 @@ public final class GatewayServer implements AutoCloseable
     }
 
     /**
-     * Binds and starts accepting, refusing connections past {@code maxConnections} and closing
-     * those idle longer than {@code idleTimeout} (zero: never).
+     * Binds and starts accepting, within {@code settings}' limits.
      *
      * @return the bound address (port 0 resolves here)
      */
     public InetSocketAddress bind(
-        final String host, final int port, final PacerPipeline pipeline, final int maxFrameBytes,
-        final int maxConnections, final Duration idleTimeout)
+        final String host, final int port, final PacerPipeline pipeline, final GatewaySettings settings)
         throws InterruptedException
     {
+        final WriteBufferWaterMark waterMark = new WriteBufferWaterMark(
+            settings.writeHighWaterMark() / 2, settings.writeHighWaterMark());
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(bossGroup, ioGroup)
             .channel(Transport.serverChannel())
@@ -57,29 +59,51 @@ public final class GatewayServer implements AutoCloseable
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
             .childHandler(new ChannelInitializer<>()
             {
                 @Override
                 protected void initChannel(final Channel ch)
                 {
-                    if (connections.size() >= maxConnections)
+                    if (connections.size() >= settings.maxConnections())
                     {
                         stats.connectionRefused();
                         ch.close();
                         return;
                     }
                     connections.add(ch);
-                    if (!idleTimeout.isZero())
+                    if (settings.tls() != null)
                     {
-                        ch.pipeline().addLast("idle", new IdleStateHandler(idleTimeout.toNanos(), 0, 0, TimeUnit.NANOSECONDS));
+                        ch.pipeline().addLast("tls", settings.tls().newHandler(ch.alloc()));
                     }
-                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, maxFrameBytes));
+                    if (!settings.idleTimeout().isZero())
+                    {
+                        ch.pipeline().addLast("idle",
+                            new IdleStateHandler(settings.idleTimeout().toNanos(), 0, 0, TimeUnit.NANOSECONDS));
+                    }
+                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings));
                 }
             });
         serverChannel = bootstrap.bind(host, port).sync().channel();
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
-        LOG.info("gateway listening on {}:{} ({} transport)", address.getHostString(), address.getPort(), Transport.name());
+        LOG.info("gateway listening on {}:{} ({} transport{})", address.getHostString(), address.getPort(),
+            Transport.name(), settings.tls() == null ? "" : ", TLS");
         return address;
+    }
+
+    /** Answers not yet written to gateways, summed over connections (Netty's outbound buffers). */
+    public long unwrittenBytes()
+    {
+        long total = 0;
+        for (final Channel ch : connections)
+        {
+            final ChannelOutboundBuffer outbound = ch.unsafe().outboundBuffer();
+            if (outbound != null)
+            {
+                total += outbound.totalPendingWriteBytes();
+            }
+        }
+        return total;
     }
 
     public GatewayStats stats()
@@ -94,7 +118,8 @@ public final class GatewayServer implements AutoCloseable
         {
             serverChannel.close().syncUninterruptibly();
         }
-        connections.forEach(ch -> ch.config().setAutoRead(false));
+        // on each connection's event loop, which owns its reading
+        connections.forEach(ch -> ch.pipeline().fireUserEventTriggered(GatewayConnection.STOP_INTAKE));
     }
 
     /** Closes every connection and the event loops. */

@@ -41,6 +41,9 @@ public final class GatewayStats
     private final AtomicLong acceptedConnections = new AtomicLong();
     private final AtomicLong refusedConnections = new AtomicLong();
     private final AtomicLong idleClosed = new AtomicLong();
+    private final AtomicLong slowReaderPaused = new AtomicLong();
+    private final AtomicLong slowReaderClosed = new AtomicLong();
+    private final AtomicLong ringBackPressure = new AtomicLong();
 
     /** The calling thread's counters; keep the reference, it is only ever written by this thread. */
     SingleWriterCounters forCurrentThread()
@@ -72,6 +75,39 @@ public final class GatewayStats
     void idleClosed()
     {
         idleClosed.incrementAndGet();
+    }
+
+    void slowReaderPaused()
+    {
+        slowReaderPaused.incrementAndGet();
+    }
+
+    void slowReaderClosed()
+    {
+        slowReaderClosed.incrementAndGet();
+    }
+
+    void ringBackPressure()
+    {
+        ringBackPressure.incrementAndGet();
+    }
+
+    /** Times a connection stopped being read because its unwritten answers passed the high-water mark. */
+    public long slowReaderPauses()
+    {
+        return slowReaderPaused.get();
+    }
+
+    /** Connections closed for not reading their answers (unwritten-bytes limit or slow-reader timeout). */
+    public long slowReaderClosures()
+    {
+        return slowReaderClosed.get();
+    }
+
+    /** Times a connection stopped being read because the ring had no room for a notice it must not shed. */
+    public long ringBackPressures()
+    {
+        return ringBackPressure.get();
     }
 
     /** Connections closed at once because pacer.gateway.max-connections were open. */
