@@ -1,0 +1,121 @@
+package io.pacer.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacer.wire.Reason;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.pacer.server.TestPacer.asap;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Offered load far above what a 64-slot ring and a 1 ms queue deadline can take, on a real
+ * server over loopback TCP: every request is answered exactly once, the OVERLOADED answers are
+ * the ones counted as shed, and every WinNotice sent is booked, none shed.
+ */
+class OverloadIntegrationTest
+{
+    private static final long BUDGET_MICROS = 1_000_000_000_000L;
+    private static final Map<String, Object> SMALL_RING = Map.of(
+        "pacer.pipeline.ring-size", 64,
+        "pacer.pipeline.shards", 1,
+        "pacer.pipeline.queue-deadline", "1ms");
+
+    @Test
+    void shouldAnswerEveryRequestOnceAndBookEveryWinUnderOverload() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(SMALL_RING, asap(1, BUDGET_MICROS));
+             FloodClient first = new FloodClient(pacer.server.gatewayAddress(), 1);
+             FloodClient second = new FloodClient(pacer.server.gatewayAddress(), 1))
+        {
+            final Thread other = new Thread(() -> runQuietly(second), "flood-2");
+            other.start();
+            first.run(3_000, 2_000_000);
+            other.join(180_000);
+
+            long overloaded = 0;
+            long winsSent = 0;
+            for (final FloodClient client : new FloodClient[] {first, second})
+            {
+                assertThat(client.sent()).isPositive();
+                assertThat(client.answers()).as("one answer per request").isEqualTo(client.sent());
+                assertThat(client.distinctAnswered()).as("each request answered").isEqualTo((int)client.sent());
+                assertThat(client.duplicates()).isZero();
+                assertThat(client.errors()).isZero();
+                assertThat(client.answered(Reason.NONE)).as("some bids got through").isPositive();
+                overloaded += client.answered(Reason.OVERLOADED);
+                winsSent += client.winsSent();
+            }
+            assertThat(overloaded).as("the load was above capacity").isPositive();
+
+            // every win sent is booked: 1 CPM is 1,000 micros per impression
+            final long expectedSpent = winsSent * FloodClient.WIN_CPM_MICROS / 1000;
+            assertThat(awaitSpent(pacer, expectedSpent)).isEqualTo(expectedSpent);
+
+            final Map<String, Double> metrics = MetricsIntegrationTest.scrape(pacer);
+            assertThat(metrics.get("pacer_shed_total{cause=\"ring_full\"}") +
+                metrics.get("pacer_shed_total{cause=\"queue_deadline\"}")).isEqualTo((double)overloaded);
+            assertThat(metrics.get("pacer_decisions_total{decision=\"no_bid\",reason=\"overloaded\"}"))
+                .isEqualTo((double)overloaded);
+            assertThat(metrics.get("pacer_requests_total{type=\"win_notice\"}")).isEqualTo((double)winsSent);
+            System.out.printf("overload: %d + %d bids sent, %d OVERLOADED, %d wins booked, %d back-pressure stops%n",
+                first.sent(), second.sent(), overloaded, winsSent, pacer.server.gatewayStats().ringBackPressures());
+        }
+    }
+
+    @Test
+    void shouldStopReadingRatherThanShedWinNoticesWhenTheRingIsFull() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(SMALL_RING, asap(1, BUDGET_MICROS));
+             GatewayClient client = pacer.client())
+        {
+            // 20,000 notices in a few writes: far more than the ring holds, read faster than decided
+            final int notices = 20_000;
+            for (int i = 0; i < notices; i++)
+            {
+                client.win(i, 1, FloodClient.WIN_CPM_MICROS);
+                if (i % 10_000 == 9_999)
+                {
+                    client.send();
+                }
+            }
+            final long expectedSpent = notices * FloodClient.WIN_CPM_MICROS / 1000;
+            assertThat(awaitSpent(pacer, expectedSpent)).isEqualTo(expectedSpent);
+            assertThat(pacer.server.gatewayStats().ringBackPressures()).as("the ring filled").isPositive();
+            // and the connection reads again afterwards
+            assertThat(client.ask(1_000_000, 1, FloodClient.BID_CPM_MICROS)).isEqualTo("BID 1000000");
+        }
+    }
+
+    private static long awaitSpent(final TestPacer pacer, final long expected) throws Exception
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        long spent;
+        do
+        {
+            final JsonNode state = JsonMapper.builder().build().readTree(pacer.get("/campaigns/1").body());
+            spent = state.get("spentMicros").asLong();
+            if (spent == expected)
+            {
+                return spent;
+            }
+            Thread.sleep(20);
+        }
+        while (System.nanoTime() < deadline);
+        return spent;
+    }
+
+    private static void runQuietly(final FloodClient client)
+    {
+        try
+        {
+            client.run(3_000, 2_000_000);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
