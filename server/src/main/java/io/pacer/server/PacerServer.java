@@ -322,6 +322,12 @@ public final class PacerServer implements AutoCloseable
         return pipeline;
     }
 
+    /** Answer bytes queued in Netty for gateways that have not read them yet. */
+    public long gatewayUnwrittenBytes()
+    {
+        return gateway.unwrittenBytes();
+    }
+
     public GatewayStats gatewayStats()
     {
         return gateway.stats();
