@@ -31,9 +31,17 @@ final class GatewayClient implements AutoCloseable
 
     GatewayClient(final InetSocketAddress address) throws IOException
     {
-        socket = new Socket();
-        socket.setTcpNoDelay(true);
-        socket.connect(address, 5_000);
+        this(address, null);
+    }
+
+    /** Over TLS when {@code tls} is given (the handshake happens on first use). */
+    GatewayClient(final InetSocketAddress address, final javax.net.ssl.SSLContext tls) throws IOException
+    {
+        final Socket plain = new Socket();
+        plain.setTcpNoDelay(true);
+        plain.connect(address, 5_000);
+        socket = tls == null ? plain :
+            tls.getSocketFactory().createSocket(plain, address.getHostString(), address.getPort(), true);
         socket.setSoTimeout(10_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();
