@@ -58,6 +58,12 @@ public class PipelineBenchmark
         long answers;
 
         @Override
+        public void withdrawBids()
+        {
+            // benchmarks run without a journal
+        }
+
+        @Override
         public boolean append(final long requestId, final Reason reason)
         {
             answers++;

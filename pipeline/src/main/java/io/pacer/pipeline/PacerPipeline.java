@@ -45,6 +45,7 @@ public final class PacerPipeline implements AutoCloseable
     private final List<PacingHandler> shards;
     private final PipelineExceptionHandler exceptionHandler = new PipelineExceptionHandler();
     private final TickSource ticks;
+    private final Replier replier;
     private final Journaler journaler;
     private volatile boolean started;
 
@@ -75,9 +76,10 @@ public final class PacerPipeline implements AutoCloseable
             handlers.add(new PacingHandler(i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos()));
         }
         this.shards = Collections.unmodifiableList(handlers);
+        this.replier = new Replier(decisions, journaler);
         disruptor
             .handleEventsWith(handlers.toArray(new PacingHandler[0]))
-            .then(new Replier(decisions, journaler));
+            .then(replier);
         this.journaler = journaler;
         this.ring = disruptor.getRingBuffer();
         this.ticks = new TickSource(this, config.tickIntervalMillis());
@@ -261,6 +263,18 @@ public final class PacerPipeline implements AutoCloseable
         return shards;
     }
 
+    /** True once a journal write failed: no more BIDs leave (see {@link Replier}). */
+    public boolean journalFailed()
+    {
+        return replier.journalFailed();
+    }
+
+    /** Why the journal failed, or null. */
+    public Throwable journalFailure()
+    {
+        return replier.journalFailure();
+    }
+
     /** Events whose handling threw (each was answered and skipped). */
     public long handlerFailures()
     {
@@ -291,7 +305,14 @@ public final class PacerPipeline implements AutoCloseable
         }
         if (journaler != null)
         {
-            journaler.close();
+            try
+            {
+                journaler.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.error("JOURNAL could not be flushed and closed: what the last batches wrote may not be on disk", ex);
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.pacer.pipeline;
 
 import com.lmax.disruptor.EventHandler;
 import io.pacer.pipeline.journal.Journaler;
+import io.pacer.wire.Reason;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,12 @@ import java.util.List;
  * connection's pending batch and each touched connection is flushed once at the end of the ring
  * batch. Admin commands are completed here, after every shard has applied them. It also clears
  * the slot's references so that nothing outlives its event.
+ * <p>
+ * With a journal, no answer leaves before its batch is written. If a write or an fsync fails
+ * (disk full, I/O error), the pacer fails closed: the batch's BIDs are withdrawn (answered
+ * NO_BID / OVERLOADED; their reservations expire unused), every later bid is answered the same,
+ * nothing more is journaled (the journal would have a gap), and {@link #journalFailed()} stays
+ * true until a restart, which recovers from what the journal holds.
  */
 public final class Replier implements EventHandler<PacerEvent>
 {
@@ -24,7 +31,8 @@ public final class Replier implements EventHandler<PacerEvent>
     private final List<SnapshotCommand> snapshots = new ArrayList<>();
     private final DecisionListener decisions;
     private final Journaler journal;
-    private long journalFailures;
+    private boolean failedClosed;
+    private volatile Throwable journalFailure;
 
     /** Told about every answered bid, on the replier thread (metrics hook). */
     @FunctionalInterface
@@ -52,9 +60,20 @@ public final class Replier implements EventHandler<PacerEvent>
     {
         try
         {
-            if (journal != null)
+            if (journal != null && !failedClosed)
             {
-                journal.append(event);
+                try
+                {
+                    journal.append(event);
+                }
+                catch (final RuntimeException ex)
+                {
+                    failClosed(ex);
+                }
+            }
+            if (failedClosed && event.type == EventType.BID_REQUEST && event.reason == Reason.NONE)
+            {
+                event.reason = Reason.OVERLOADED;
             }
             final Responder responder = event.responder;
             if (event.type == EventType.END_OF_STREAM)
@@ -95,20 +114,28 @@ public final class Replier implements EventHandler<PacerEvent>
     /** Journal first; then answers, admin completions and closes, in that order. */
     private void endBatch()
     {
-        if (journal != null)
+        if (journal != null && !failedClosed)
         {
             try
             {
                 journal.endOfBatch();
+                if (journal.writer().fsyncFailures() > 0)
+                {
+                    throw new java.io.UncheckedIOException(new java.io.IOException(
+                        "a background fsync of the journal failed: what it covered may not be on disk"));
+                }
             }
             catch (final RuntimeException ex)
             {
-                // answering anyway keeps the one-answer-per-request contract; failing closed on a
-                // broken journal is the robustness work's to add
-                if (journalFailures++ % 1000 == 0)
-                {
-                    LOG.error("JOURNAL WRITE FAILED ({} so far); answers of this batch leave unjournaled", journalFailures, ex);
-                }
+                failClosed(ex);
+            }
+        }
+        if (failedClosed)
+        {
+            // BIDs appended before the failure showed in this batch must not leave
+            for (int i = 0, size = touched.size(); i < size; i++)
+            {
+                touched.get(i).withdrawBids();
             }
         }
         for (int i = 0, size = touched.size(); i < size; i++)
@@ -133,9 +160,23 @@ public final class Replier implements EventHandler<PacerEvent>
         snapshots.clear();
     }
 
-    /** Batches whose journal write failed. */
-    public long journalFailures()
+    private void failClosed(final RuntimeException cause)
     {
-        return journalFailures;
+        failedClosed = true;
+        journalFailure = cause;
+        LOG.error("JOURNAL WRITE FAILED: the pacer now FAILS CLOSED - no more BIDs, /health is DOWN, nothing more " +
+            "is journaled. Fix the disk and restart; recovery replays what the journal holds.", cause);
+    }
+
+    /** Whether the journal failed and the pacer answers no more BIDs (any thread). */
+    public boolean journalFailed()
+    {
+        return journalFailure != null;
+    }
+
+    /** Why the journal failed, or null. */
+    public Throwable journalFailure()
+    {
+        return journalFailure;
     }
 }

@@ -15,6 +15,12 @@ public interface Responder
      */
     boolean append(long requestId, Reason reason);
 
+    /**
+     * Turns every BID in the pending batch into NO_BID / OVERLOADED: the journal failed to record
+     * them, and nothing unrecorded may spend (fail closed).
+     */
+    void withdrawBids();
+
     /** Sends the pending batch: one write and one flush per ring batch. */
     void flush();
 

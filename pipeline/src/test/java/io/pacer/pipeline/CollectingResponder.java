@@ -21,6 +21,15 @@ final class CollectingResponder implements Responder
     }
 
     @Override
+    public synchronized void withdrawBids()
+    {
+        for (int i = answers.size() - pending; i < answers.size(); i++)
+        {
+            answers.set(i, answers.get(i).replace(":NONE", ":OVERLOADED"));
+        }
+    }
+
+    @Override
     public synchronized void flush()
     {
         pending = 0;

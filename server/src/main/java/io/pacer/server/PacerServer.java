@@ -142,6 +142,8 @@ public final class PacerServer implements AutoCloseable
             final JournalWriter writer = journaler.writer();
             m.counter("pacer.journal.written", "Bytes written to the journal", "bytes", writer::bytesWritten);
             m.counter("pacer.journal.fsyncs", "Journal fsyncs", null, writer::fsyncs);
+            m.gauge("pacer.journal.failed", "1 once a journal write or fsync failed: the pacer answers no BIDs until restarted",
+                null, () -> pipeline.journalFailed() ? 1 : 0);
         }
         if (watcher != null)
         {
@@ -320,6 +322,12 @@ public final class PacerServer implements AutoCloseable
     public PacerPipeline pipeline()
     {
         return pipeline;
+    }
+
+    /** True once a journal write failed: the pacer answers no BIDs until restarted. */
+    public boolean journalFailed()
+    {
+        return pipeline.journalFailed();
     }
 
     /** Answer bytes queued in Netty for gateways that have not read them yet. */

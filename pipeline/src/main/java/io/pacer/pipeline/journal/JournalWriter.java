@@ -205,6 +205,7 @@ public final class JournalWriter implements AutoCloseable
         {
             channel.force(true);
             channel.close();
+            channel = null;
         }
         // the first record in the buffer carries the segment's first sequence
         final long first = buffer.getLong(JournalFormat.RECORD_HEADER_LENGTH);

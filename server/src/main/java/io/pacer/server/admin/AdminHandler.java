@@ -66,6 +66,16 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             if ("/health".equals(path))
             {
                 requireMethod(method, HttpMethod.GET);
+                if (pipeline.journalFailed())
+                {
+                    // failed closed: answering, but no BIDs, until a restart
+                    send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
+                        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                            .put("status", "DOWN")
+                            .put("reason", "journal write failed; no BIDs until restart: " + pipeline.journalFailure())
+                            .toString());
+                    return;
+                }
                 final boolean up = health.isUp();
                 send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
                     up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");

@@ -15,6 +15,9 @@ import io.pacer.model.wire.FrameParser;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
+import io.pacer.model.wire.Sofh;
+import io.pacer.wire.BidResponseEncoder;
+import io.pacer.wire.Decision;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.Reason;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
@@ -449,6 +452,26 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         replyEncoder.bidResponse(replyScratch, 0, requestId, reason);
         pendingReplies.writeBytes(replyScratch.byteArray(), 0, FrameEncoder.BID_RESPONSE_LENGTH);
         return first;
+    }
+
+    @Override
+    public void withdrawBids()
+    {
+        final ByteBuf batch = pendingReplies;
+        if (batch == null)
+        {
+            return;
+        }
+        for (int frame = batch.readerIndex(); frame < batch.writerIndex(); frame += FrameEncoder.BID_RESPONSE_LENGTH)
+        {
+            final int decision = frame + Sofh.FRAME_HEADER_LENGTH + BidResponseEncoder.decisionEncodingOffset();
+            if (batch.getByte(decision) == Decision.BID.value())
+            {
+                batch.setByte(decision, Decision.NO_BID.value());
+                batch.setByte(frame + Sofh.FRAME_HEADER_LENGTH + BidResponseEncoder.reasonEncodingOffset(),
+                    Reason.OVERLOADED.value());
+            }
+        }
     }
 
     @Override
