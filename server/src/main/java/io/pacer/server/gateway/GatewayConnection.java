@@ -1,10 +1,13 @@
 package io.pacer.server.gateway;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -57,6 +60,10 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
 
     /** Fired into each connection by {@link GatewayServer#stopIntake()}: read nothing more. */
     static final Object STOP_INTAKE = new Object();
+    /** Fired into each connection by {@link GatewayServer#close()}, once the ring has drained. */
+    static final Object CLOSE_GRACEFULLY = new Object();
+    /** How long a closing connection waits for the gateway to close its side. */
+    static final long LINGER_MILLIS = 2_000;
 
     private final PacerPipeline pipeline;
     private final GatewayStats stats;
@@ -74,6 +81,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private boolean wroteOnLoop;
     private boolean framingLost;
     private boolean closing;
+    private boolean draining;
     private boolean endOfStreamOwed;
     private int stoppedReading;
     private boolean ringRetryScheduled;
@@ -229,6 +237,11 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         if (event == STOP_INTAKE)
         {
             stopReading(CLOSING);
+            return;
+        }
+        if (event == CLOSE_GRACEFULLY)
+        {
+            closeGracefully();
             return;
         }
         if (event instanceof IdleStateEvent)
@@ -540,10 +553,55 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void endOfStream()
     {
         // runs on the event loop after every batch handed off before it
-        channel.eventLoop().execute(() ->
+        channel.eventLoop().execute(this::closeGracefully);
+    }
+
+    /**
+     * On the event loop: sends every answer owed, then half-closes (FIN, after TLS close_notify)
+     * and reads and drops what the gateway still sends until it closes its side, for at most
+     * {@link #LINGER_MILLIS}. Closing outright with unread bytes from the gateway would send a
+     * reset, and a reset can destroy answers the gateway has not read yet.
+     */
+    private void closeGracefully()
+    {
+        if (draining)
         {
-            writeHandedOff();
-            ctx.close();
+            return;
+        }
+        draining = true;
+        closing = true;
+        writeHandedOff();
+        flushLoopWrites();
+        releaseCumulation();
+        if (!channel.isActive())
+        {
+            return;
+        }
+        channel.config().setAutoRead(true);
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written ->
+        {
+            final SslHandler tls = ctx.pipeline().get(SslHandler.class);
+            if (tls != null)
+            {
+                tls.closeOutbound().addListener(closed -> shutdownOutput());
+            }
+            else
+            {
+                shutdownOutput();
+            }
         });
+        ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void shutdownOutput()
+    {
+        if (channel instanceof DuplexChannel duplex && channel.isActive())
+        {
+            duplex.shutdownOutput();
+        }
+        else
+        {
+            ctx.close();
+        }
     }
 }
