@@ -133,6 +133,19 @@ class AdminIntegrationTest
     }
 
     @Test
+    void shouldRefuseABodyOverTheLimitAndApplyNothing() throws Exception
+    {
+        try (TestPacer small = TestPacer.start(Map.of("pacer.admin.max-body-bytes", 1024)))
+        {
+            // a valid definition, padded with whitespace past the limit
+            final String padded = asap(700, 1) + " ".repeat(2_000);
+            assertThat(small.put("/campaigns/700", padded).statusCode()).isEqualTo(413);
+            assertThat(small.get("/campaigns/700").statusCode()).isEqualTo(404);
+            assertThat(small.put("/campaigns/700", asap(700, 1)).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void shouldRefuseOtherMethods() throws Exception
     {
         final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();

@@ -48,6 +48,11 @@ class PacerConfigTest
         assertInvalid(Map.of("pacer.pacing.reservation-ttl", "0s"), "pacer.pacing.reservation-ttl: must be positive");
         assertInvalid(Map.of("pacer.pacing.replan-interval", "2h"), "pacer.pacing.replan-interval: must be at most 1h");
         assertInvalid(Map.of("pacer.gateway.port", "ninety"), "pacer.gateway.port");
+        assertInvalid(Map.of("pacer.pipeline.queue-deadline", "-1ms"), "pacer.pipeline.queue-deadline: must be >= 0");
+        assertInvalid(Map.of("pacer.gateway.max-unwritten-bytes", "128KiB"),
+            "pacer.gateway.max-unwritten-bytes: must exceed pacer.gateway.write-high-water-mark");
+        assertInvalid(Map.of("pacer.gateway.write-high-water-mark", "lots"), "pacer.gateway.write-high-water-mark");
+        assertInvalid(Map.of("pacer.gateway.tls.key-file", "/no/such/key.pem"), "pacer.gateway.tls.cert-file: must be set");
     }
 
     @Test

@@ -69,6 +69,31 @@ class SlowReaderIntegrationTest
         }
     }
 
+    @Test
+    void shouldCloseAConnectionWhoseUnwrittenAnswersPassTheLimit() throws Exception
+    {
+        // a high-water mark and limit so small that one read's worth of answers passes both
+        try (TestPacer pacer = TestPacer.start(Map.of(
+                "pacer.gateway.write-high-water-mark", "4KiB",
+                "pacer.gateway.max-unwritten-bytes", "8KiB",
+                "pacer.gateway.slow-reader-timeout", "0s"),
+            asap(1, 1_000_000_000_000L)))
+        {
+            final AtomicLong bytesSent = new AtomicLong();
+            try (Socket slow = new Socket())
+            {
+                slow.setReceiveBufferSize(4096);
+                slow.connect(pacer.server.gatewayAddress(), 5_000);
+                floodWithoutReading(slow, bytesSent);
+            }
+            assertThat(pacer.server.gatewayStats().slowReaderClosures()).isEqualTo(1);
+            try (GatewayClient client = pacer.client())
+            {
+                assertThat(client.ask(1, 1, 1_000)).isEqualTo("BID 1");
+            }
+        }
+    }
+
     /** Sends bids until the server closes the connection (the write fails) or 20 s pass. */
     private static void floodWithoutReading(final Socket socket, final AtomicLong bytesSent)
     {
