@@ -324,6 +324,22 @@ public final class PacerServer implements AutoCloseable
         return pipeline;
     }
 
+    /** Notices held for room in the ring were accepted: let them in before the ring drains. */
+    private void awaitHeldNotices()
+    {
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (gateway.stats().noticesHeld() > 0 && System.nanoTime() < deadline)
+        {
+            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
+        if (gateway.stats().noticesHeld() > 0)
+        {
+            LOG.error("{} notice(s) still waiting for room in the ring after 5 s; stopping without them",
+                gateway.stats().noticesHeld());
+        }
+    }
+
     /** True once a journal write failed: the pacer answers no BIDs until restarted. */
     public boolean journalFailed()
     {
@@ -373,6 +389,7 @@ public final class PacerServer implements AutoCloseable
             snapshots.shutdownNow();
         }
         gateway.stopIntake();
+        awaitHeldNotices();
         if (watcher != null)
         {
             watcher.close();

@@ -108,6 +108,26 @@ class OverloadIntegrationTest
         }
     }
 
+    @Test
+    void shouldBookEveryNoticeOfAGatewayThatLeavesWhileTheyWaitForRoom() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(SMALL_RING, asap(1, BUDGET_MICROS)))
+        {
+            final int notices = 20_000;
+            try (GatewayClient client = pacer.client())
+            {
+                for (int i = 0; i < notices; i++)
+                {
+                    client.win(i, 1, FloodClient.WIN_CPM_MICROS);
+                }
+                client.send();
+            }
+            final long expectedSpent = notices * FloodClient.WIN_CPM_MICROS / 1000;
+            assertThat(awaitSpent(pacer, expectedSpent)).isEqualTo(expectedSpent);
+            assertThat(pacer.server.gatewayStats().noticesHeld()).isZero();
+        }
+    }
+
     private static long awaitSpent(final TestPacer pacer, final long expected) throws Exception
     {
         final long deadline = System.nanoTime() + 30_000_000_000L;

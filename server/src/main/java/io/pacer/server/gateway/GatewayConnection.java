@@ -125,7 +125,11 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     @Override
     public void handlerRemoved(final ChannelHandlerContext ctx)
     {
-        releaseCumulation();
+        if (!noticeHeld)
+        {
+            releaseCumulation();
+        }
+        // else: the retry publishes the notice and the frames received behind it, then releases
     }
 
     @Override
@@ -383,6 +387,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         heldCampaignId = campaignId;
         heldPriceCpmMicros = priceCpmMicros;
         stats.ringBackPressure();
+        stats.noticeHeld();
         stopReading(RING_FULL);
         scheduleRingRetry();
     }
@@ -414,12 +419,18 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
                 return;
             }
             noticeHeld = false;
+            stats.noticeReleased();
         }
         decodeCumulation();
         flushLoopWrites();
         if (noticeHeld)
         {
             return;
+        }
+        if (!channel.isActive())
+        {
+            // the gateway left while its notice waited: what it sent is in; a partial frame is not
+            releaseCumulation();
         }
         publishEndOfStreamWhenDue();
         startReading(RING_FULL);

@@ -44,6 +44,7 @@ public final class GatewayStats
     private final AtomicLong slowReaderPaused = new AtomicLong();
     private final AtomicLong slowReaderClosed = new AtomicLong();
     private final AtomicLong ringBackPressure = new AtomicLong();
+    private final AtomicLong noticesHeld = new AtomicLong();
 
     /** The calling thread's counters; keep the reference, it is only ever written by this thread. */
     SingleWriterCounters forCurrentThread()
@@ -90,6 +91,22 @@ public final class GatewayStats
     void ringBackPressure()
     {
         ringBackPressure.incrementAndGet();
+    }
+
+    void noticeHeld()
+    {
+        noticesHeld.incrementAndGet();
+    }
+
+    void noticeReleased()
+    {
+        noticesHeld.decrementAndGet();
+    }
+
+    /** Notices waiting, on connections that stopped being read, for room in the ring. */
+    public long noticesHeld()
+    {
+        return noticesHeld.get();
     }
 
     /** Times a connection stopped being read because its unwritten answers passed the high-water mark. */
