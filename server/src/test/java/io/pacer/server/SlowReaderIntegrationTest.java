@@ -89,7 +89,14 @@ class SlowReaderIntegrationTest
             assertThat(pacer.server.gatewayStats().slowReaderClosures()).isEqualTo(1);
             try (GatewayClient client = pacer.client())
             {
-                assertThat(client.ask(1, 1, 1_000)).isEqualTo("BID 1");
+                // what the slow reader sent before it was closed may still fill the ring for a moment
+                String answer = client.ask(1, 1, 1_000);
+                for (long id = 2; answer.endsWith("OVERLOADED") && id < 1_000; id++)
+                {
+                    Thread.sleep(10);
+                    answer = client.ask(id, 1, 1_000);
+                }
+                assertThat(answer).startsWith("BID ");
             }
         }
     }

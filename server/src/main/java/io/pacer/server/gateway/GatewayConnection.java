@@ -7,8 +7,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.pacer.loadtest.FrameReader;
@@ -18,19 +18,13 @@ import io.pacer.model.wire.FrameParser;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
-import io.pacer.model.wire.Sofh;
-import io.pacer.wire.BidResponseEncoder;
-import io.pacer.wire.Decision;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.Reason;
-import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One gateway connection, in two roles kept on two threads:
@@ -38,8 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>on its Netty event loop, it decodes frames straight from the receive buffer (no object
  *       per frame) and publishes them into the ring; protocol errors and OVERLOADED answers are
  *       written from here, flushed once per read;</li>
- *   <li>as the ring's {@link Responder}, on the replier thread, it gathers the answers of one
- *       ring batch into one buffer and hands it to Netty with one write-and-flush.</li>
+ *   <li>its {@link AnswerWriter}, the ring's {@link Responder} for it, gathers the answers of one
+ *       ring batch on the replier thread and hands them to this event loop in one piece.</li>
  * </ul>
  * The event loop never waits for the ring. A bid that finds it full is answered OVERLOADED; a
  * win or loss notice, which carries money and is never shed, is held, the connection stops
@@ -48,7 +42,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * high-water mark stops being read until they drain below half of it; past the limit of
  * unwritten bytes, or past the slow-reader timeout, it is closed and counted.
  */
-public final class GatewayConnection extends ChannelInboundHandlerAdapter implements Responder, FrameListener
+public final class GatewayConnection extends ChannelInboundHandlerAdapter implements FrameListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
     private static final long RING_RETRY_MICROS = 100;
@@ -69,6 +63,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private final GatewayStats stats;
     private final GatewaySettings settings;
     private final FrameReader reader;
+    private final AnswerWriter answers;
 
     // event-loop side
     private final FrameEncoder loopEncoder = new FrameEncoder();
@@ -76,6 +71,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private final Runnable retryRing = this::retryRing;
     private final Runnable slowReaderCheck = this::slowReaderCheck;
     private ChannelHandlerContext ctx;
+    private Channel channel;
     private SingleWriterCounters loopCounters;
     private ByteBuf cumulation;
     private boolean wroteOnLoop;
@@ -93,25 +89,13 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private long heldCampaignId;
     private long heldPriceCpmMicros;
 
-    // replier side
-    private final FrameEncoder replyEncoder = new FrameEncoder();
-    private final UnsafeBuffer replyScratch = new UnsafeBuffer(new byte[FrameEncoder.BID_RESPONSE_LENGTH]);
-    private Channel channel;
-    private ByteBuf pendingReplies;
-    private SingleWriterCounters replyCounters;
-
-    // replier to event loop: batches queue here and one reusable task writes them all, so a
-    // batch costs no task object and wakes the event loop at most once while it is busy
-    private final OneToOneConcurrentArrayQueue<ByteBuf> handOff = new OneToOneConcurrentArrayQueue<>(1024);
-    private final AtomicBoolean writeScheduled = new AtomicBoolean();
-    private final Runnable writeHandedOff = this::writeHandedOff;
-
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewaySettings settings)
     {
         this.pipeline = pipeline;
         this.stats = stats;
         this.settings = settings;
         this.reader = new FrameReader(settings.maxFrameBytes());
+        this.answers = new AnswerWriter(stats, this);
     }
 
     @Override
@@ -120,6 +104,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         this.ctx = ctx;
         this.channel = ctx.channel();
         this.loopCounters = stats.forCurrentThread();
+        answers.attach(ctx);
     }
 
     @Override
@@ -146,7 +131,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         // frames already received still count: a notice in them carries money
         decodeCumulation();
         flushLoopWrites();
-        writeHandedOff();
+        answers.writeHandedOff();
         super.channelInactive(ctx);
     }
 
@@ -218,7 +203,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         {
             return;
         }
-        if (pipeline.tryPublishEndOfStream(this))
+        if (pipeline.tryPublishEndOfStream(answers))
         {
             endOfStreamOwed = false;
         }
@@ -297,7 +282,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     }
 
     /** Closes at once if the answers it has not read pass the limit. */
-    private void checkUnwritten()
+    void checkUnwritten()
     {
         final ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
         if (outbound != null && outbound.totalPendingWriteBytes() > settings.maxUnwrittenBytes())
@@ -352,7 +337,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
     {
         loopCounters.increment(GatewayStats.BID_REQUESTS);
-        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, this))
+        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers))
         {
             loopCounters.increment(GatewayStats.SHED);
             final int length = loopEncoder.bidResponse(loopScratch, 0, requestId, Reason.OVERLOADED);
@@ -463,117 +448,13 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
     }
 
-    // ---- Responder: called on the replier thread ----
-
-    @Override
-    public boolean append(final long requestId, final Reason reason)
-    {
-        final boolean first = pendingReplies == null;
-        if (first)
-        {
-            pendingReplies = channel.alloc().directBuffer(FrameEncoder.BID_RESPONSE_LENGTH * 16);
-        }
-        replyEncoder.bidResponse(replyScratch, 0, requestId, reason);
-        pendingReplies.writeBytes(replyScratch.byteArray(), 0, FrameEncoder.BID_RESPONSE_LENGTH);
-        return first;
-    }
-
-    @Override
-    public void withdrawBids()
-    {
-        final ByteBuf batch = pendingReplies;
-        if (batch == null)
-        {
-            return;
-        }
-        for (int frame = batch.readerIndex(); frame < batch.writerIndex(); frame += FrameEncoder.BID_RESPONSE_LENGTH)
-        {
-            final int decision = frame + Sofh.FRAME_HEADER_LENGTH + BidResponseEncoder.decisionEncodingOffset();
-            if (batch.getByte(decision) == Decision.BID.value())
-            {
-                batch.setByte(decision, Decision.NO_BID.value());
-                batch.setByte(frame + Sofh.FRAME_HEADER_LENGTH + BidResponseEncoder.reasonEncodingOffset(),
-                    Reason.OVERLOADED.value());
-            }
-        }
-    }
-
-    @Override
-    public void flush()
-    {
-        final ByteBuf batch = pendingReplies;
-        pendingReplies = null;
-        if (batch == null)
-        {
-            return;
-        }
-        if (replyCounters == null)
-        {
-            // the replier is one thread: look its counters up once, not per batch
-            replyCounters = stats.forCurrentThread();
-        }
-        replyCounters.add(GatewayStats.BYTES_OUT, batch.readableBytes());
-        if (!handOff.offer(batch))
-        {
-            // a connection so slow that 1,024 batches wait: fall back to Netty's own queueing
-            channel.writeAndFlush(batch, channel.voidPromise());
-            return;
-        }
-        if (!writeScheduled.getAndSet(true))
-        {
-            try
-            {
-                channel.eventLoop().execute(writeHandedOff);
-            }
-            catch (final RejectedExecutionException shutDown)
-            {
-                for (ByteBuf b; (b = handOff.poll()) != null; )
-                {
-                    b.release();
-                }
-            }
-        }
-    }
-
-    /** On the event loop: writes every batch handed off, flushes once. */
-    private void writeHandedOff()
-    {
-        writeScheduled.set(false);
-        ByteBuf batch;
-        boolean wrote = false;
-        while ((batch = handOff.poll()) != null)
-        {
-            if (channel.isActive())
-            {
-                ctx.write(batch, ctx.voidPromise());
-                wrote = true;
-            }
-            else
-            {
-                batch.release();
-            }
-        }
-        if (wrote)
-        {
-            ctx.flush();
-            checkUnwritten();
-        }
-    }
-
-    @Override
-    public void endOfStream()
-    {
-        // runs on the event loop after every batch handed off before it
-        channel.eventLoop().execute(this::closeGracefully);
-    }
-
     /**
      * On the event loop: sends every answer owed, then half-closes (FIN, after TLS close_notify)
      * and reads and drops what the gateway still sends until it closes its side, for at most
      * {@link #LINGER_MILLIS}. Closing outright with unread bytes from the gateway would send a
      * reset, and a reset can destroy answers the gateway has not read yet.
      */
-    private void closeGracefully()
+    void closeGracefully()
     {
         if (draining)
         {
@@ -581,7 +462,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
         draining = true;
         closing = true;
-        writeHandedOff();
+        answers.writeHandedOff();
         flushLoopWrites();
         releaseCumulation();
         if (!channel.isActive())
