@@ -50,6 +50,10 @@ public final class LoadGenerator
                         @Override
                         protected void initChannel(final Channel ch)
                         {
+                            if (options.tls() != null)
+                            {
+                                ch.pipeline().addLast(options.tls().newHandler(ch.alloc(), options.host(), options.port()));
+                            }
                             ch.pipeline().addLast(connection);
                         }
                     });

@@ -1,5 +1,6 @@
 package io.pacer.loadtest;
 
+import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 
 /**
@@ -24,6 +25,7 @@ import java.time.Duration;
  * @param noticeLossShare  share of BIDs whose notice is never sent
  * @param seed             random seed (bids, campaigns, wins)
  * @param drainTimeout     how long to wait for outstanding answers at the end
+ * @param tls              client TLS context for a gateway listener with TLS, or null
  */
 public record LoadOptions(
     String host,
@@ -43,7 +45,8 @@ public record LoadOptions(
     double clearingMinRatio,
     double noticeLossShare,
     long seed,
-    Duration drainTimeout)
+    Duration drainTimeout,
+    SslContext tls)
 {
     public LoadOptions
     {
@@ -101,6 +104,7 @@ public record LoadOptions(
         private double noticeLoss;
         private long seed = 1;
         private Duration drainTimeout = Duration.ofSeconds(5);
+        private SslContext tls;
 
         public Builder host(final String v)
         {
@@ -191,10 +195,17 @@ public record LoadOptions(
             return this;
         }
 
+        /** Connects over TLS with this client context. */
+        public Builder tls(final SslContext v)
+        {
+            tls = v;
+            return this;
+        }
+
         public LoadOptions build()
         {
             return new LoadOptions(host, port, connections, threads, inFlight, rate, duration, warmup, maxRequests,
-                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout);
+                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout, tls);
         }
     }
 }

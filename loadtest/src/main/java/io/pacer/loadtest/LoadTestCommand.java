@@ -1,5 +1,8 @@
 package io.pacer.loadtest;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
@@ -105,6 +108,13 @@ public final class LoadTestCommand implements Callable<Integer>
     @Option(names = "--setup-pacing", defaultValue = "ASAP", description = "--setup: EVEN or ASAP (default: ${DEFAULT-VALUE}).")
     PacingMode setupPacing;
 
+    @Option(names = "--tls", description = "Connect to the gateway over TLS.")
+    boolean tls;
+
+    @Option(names = "--tls-trust", paramLabel = "PEM",
+        description = "With --tls: trust only this certificate (chain); without it any certificate is accepted.")
+    Path tlsTrust;
+
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
 
@@ -122,7 +132,7 @@ public final class LoadTestCommand implements Callable<Integer>
         final LoadOptions options = LoadOptions.builder()
             .host(host).port(port).connections(connections).threads(threads).inFlight(inFlight).rate(rate)
             .duration(duration).warmup(warmup).maxRequests(maxRequests).campaigns(campaignBase, campaigns)
-            .bids(bidMin, bidMax).exchange(winRate, clearingMin, noticeLoss).seed(seed).build();
+            .bids(bidMin, bidMax).exchange(winRate, clearingMin, noticeLoss).seed(seed).tls(tlsContext()).build();
         if (adminUrl != null)
         {
             final Instant now = Instant.now();
@@ -147,6 +157,17 @@ public final class LoadTestCommand implements Callable<Integer>
             }
         }
         return report.clean() ? 0 : 1;
+    }
+
+    private SslContext tlsContext() throws javax.net.ssl.SSLException
+    {
+        if (!tls)
+        {
+            return null;
+        }
+        final SslContextBuilder builder = SslContextBuilder.forClient();
+        return (tlsTrust == null ? builder.trustManager(InsecureTrustManagerFactory.INSTANCE) :
+            builder.trustManager(tlsTrust.toFile())).build();
     }
 
     /** Parses 500ms, 10s, 2m, 1h, or ISO-8601 (PT10S). */

@@ -1,5 +1,9 @@
 package io.pacer.server;
 
+import io.netty.handler.ssl.SslContextBuilder;
+import io.pacer.loadtest.LoadGenerator;
+import io.pacer.loadtest.LoadOptions;
+import io.pacer.loadtest.LoadReport;
 import org.junit.jupiter.api.Test;
 
 import javax.net.ssl.SSLContext;
@@ -51,6 +55,23 @@ class TlsIntegrationTest
                 // not a TLS record: the handshake fails and the server closes, with no answer
                 assertThat(plain.isClosedByServer()).isTrue();
             }
+        }
+    }
+
+    @Test
+    void shouldCarryTheLoadGeneratorsTrafficOverTls() throws Exception
+    {
+        final Map<String, Object> gatewayOnly = Map.of(
+            "pacer.gateway.tls.cert-file", CERT.toString(), "pacer.gateway.tls.key-file", KEY.toString());
+        try (TestPacer pacer = TestPacer.start(gatewayOnly, asap(1, 1_000_000_000_000L)))
+        {
+            final LoadReport report = new LoadGenerator(LoadOptions.builder()
+                .port(pacer.server.gatewayAddress().getPort()).connections(2).inFlight(8)
+                .duration(Duration.ofSeconds(1)).warmup(Duration.ZERO).maxRequests(20_000)
+                .tls(SslContextBuilder.forClient().trustManager(CERT.toFile()).build())
+                .build()).run();
+            assertThat(report.clean()).as(report.toText()).isTrue();
+            assertThat(report.answers()).isPositive();
         }
     }
 
