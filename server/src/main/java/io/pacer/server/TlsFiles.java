@@ -1,7 +1,9 @@
 package io.pacer.server;
 
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContextBuilder;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +47,10 @@ public record TlsFiles(String prefix, Path certFile, Path keyFile)
         }
         try
         {
-            return SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile()).build();
+            final SslContext context = SslContextBuilder.forServer(certFile.toFile(), keyFile.toFile()).build();
+            LoggerFactory.getLogger(TlsFiles.class).info("{}: TLS with {} ({})", prefix, certFile,
+                OpenSsl.isAvailable() ? "BoringSSL through netty-tcnative" : "the JDK's TLS: netty-tcnative is not available here");
+            return context;
         }
         catch (final Exception | Error ex)
         {
