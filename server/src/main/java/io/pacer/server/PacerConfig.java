@@ -62,7 +62,7 @@ public final class PacerConfig
         this.gatewayIoThreads = intInRange(config, "pacer.gateway.io-threads", 1, 64);
         this.maxFrameBytes = intInRange(config, "pacer.gateway.max-frame-bytes", 38, 16 << 20);
         this.maxConnections = intInRange(config, "pacer.gateway.max-connections", 1, 1_000_000);
-        this.idleTimeout = nonNegativeDuration(config, "pacer.gateway.idle-timeout");
+        this.idleTimeout = duration(config, "pacer.gateway.idle-timeout", true);
         this.writeHighWaterMark = (int)bytes(config, "pacer.gateway.write-high-water-mark", 4096, 64 << 20);
         this.maxUnwrittenBytes = bytes(config, "pacer.gateway.max-unwritten-bytes", 8192, 1L << 30);
         if (maxUnwrittenBytes <= writeHighWaterMark)
@@ -70,7 +70,7 @@ public final class PacerConfig
             throw new InvalidConfigException("pacer.gateway.max-unwritten-bytes",
                 "must exceed pacer.gateway.write-high-water-mark (" + writeHighWaterMark + " bytes), was " + maxUnwrittenBytes);
         }
-        this.slowReaderTimeout = nonNegativeDuration(config, "pacer.gateway.slow-reader-timeout");
+        this.slowReaderTimeout = duration(config, "pacer.gateway.slow-reader-timeout", true);
         // read now, so that unusable TLS files stop start-up naming their key
         this.gatewayTls = tls(config, home, "pacer.gateway").serverContext();
         this.adminTls = tls(config, home, "pacer.admin").serverContext();
@@ -80,9 +80,9 @@ public final class PacerConfig
         this.adminMaxBodyBytes = intInRange(config, "pacer.admin.max-body-bytes", 1024, 64 << 20);
         final String file = string(config, "pacer.campaigns.file");
         this.campaignsFile = file.isBlank() ? null : home.resolve(file).normalize();
-        this.campaignsPollInterval = positiveDuration(config, "pacer.campaigns.poll-interval");
+        this.campaignsPollInterval = duration(config, "pacer.campaigns.poll-interval", false);
         this.journalDir = home.resolve(string(config, "pacer.journal.dir")).normalize();
-        this.shutdownTimeout = positiveDuration(config, "pacer.shutdown.timeout");
+        this.shutdownTimeout = duration(config, "pacer.shutdown.timeout", false);
         this.metricsEnabled = bool(config, "pacer.metrics.enabled");
         this.journalEnabled = bool(config, "pacer.journal.enabled");
         this.journalFsync = string(config, "pacer.journal.fsync").toLowerCase(java.util.Locale.ROOT);
@@ -90,7 +90,7 @@ public final class PacerConfig
         {
             throw new InvalidConfigException("pacer.journal.fsync", "must be periodic, batch or never, was \"" + journalFsync + "\"");
         }
-        this.journalFsyncInterval = positiveDuration(config, "pacer.journal.fsync-interval");
+        this.journalFsyncInterval = duration(config, "pacer.journal.fsync-interval", false);
         try
         {
             this.journalSegmentBytes = config.getBytes("pacer.journal.segment-size");
@@ -104,7 +104,7 @@ public final class PacerConfig
             throw new InvalidConfigException("pacer.journal.segment-size", "must be between 1MiB and 1GiB");
         }
         this.journalTruncateCorrupt = bool(config, "pacer.journal.truncate-corrupt");
-        this.snapshotInterval = nonNegativeDuration(config, "pacer.journal.snapshot-interval");
+        this.snapshotInterval = duration(config, "pacer.journal.snapshot-interval", true);
         final String retention = string(config, "pacer.journal.retention");
         if (!"keep".equals(retention) && !"delete-covered".equals(retention))
         {
@@ -125,14 +125,14 @@ public final class PacerConfig
         {
             throw new InvalidConfigException("pacer.pipeline.wait-strategy", ex.getMessage());
         }
-        final long tickMillis = positiveDuration(config, "pacer.pipeline.tick-interval").toMillis();
-        final long ttlMillis = positiveDuration(config, "pacer.pacing.reservation-ttl").toMillis();
-        final Duration replan = positiveDuration(config, "pacer.pacing.replan-interval");
+        final long tickMillis = duration(config, "pacer.pipeline.tick-interval", false).toMillis();
+        final long ttlMillis = duration(config, "pacer.pacing.reservation-ttl", false).toMillis();
+        final Duration replan = duration(config, "pacer.pacing.replan-interval", false);
         if (replan.compareTo(Duration.ofHours(1)) > 0)
         {
             throw new InvalidConfigException("pacer.pacing.replan-interval", "must be at most 1h, was " + replan);
         }
-        final long queueDeadlineNanos = nonNegativeDuration(config, "pacer.pipeline.queue-deadline").toNanos();
+        final long queueDeadlineNanos = duration(config, "pacer.pipeline.queue-deadline", true).toNanos();
         this.pipeline = new PipelineConfig(shards, ringSize, waitStrategy, Math.max(1, tickMillis),
             new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())), queueDeadlineNanos);
 
@@ -260,24 +260,6 @@ public final class PacerConfig
         return host;
     }
 
-    private static Duration positiveDuration(final Config config, final String key)
-    {
-        final Duration value;
-        try
-        {
-            value = config.getDuration(key);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException(key, "must be a duration such as 500ms or 30s: " + ex.getMessage());
-        }
-        if (value.isNegative() || value.isZero())
-        {
-            throw new InvalidConfigException(key, "must be positive, was " + value);
-        }
-        return value;
-    }
-
     private static long bytes(final Config config, final String key, final long min, final long max)
     {
         final long value;
@@ -304,7 +286,8 @@ public final class PacerConfig
             key.isBlank() ? null : home.resolve(key).normalize());
     }
 
-    private static Duration nonNegativeDuration(final Config config, final String key)
+    /** A duration that must be positive, or with {@code zeroAllowed} may also be 0 ("off"). */
+    private static Duration duration(final Config config, final String key, final boolean zeroAllowed)
     {
         final Duration value;
         try
@@ -313,11 +296,12 @@ public final class PacerConfig
         }
         catch (final ConfigException ex)
         {
-            throw new InvalidConfigException(key, "must be a duration such as 0s, 2ms or 5m: " + ex.getMessage());
+            throw new InvalidConfigException(key, "must be a duration such as " + (zeroAllowed ? "0s, " : "") +
+                "500ms or 30s: " + ex.getMessage());
         }
-        if (value.isNegative())
+        if (value.isNegative() || (value.isZero() && !zeroAllowed))
         {
-            throw new InvalidConfigException(key, "must be >= 0, was " + value);
+            throw new InvalidConfigException(key, (zeroAllowed ? "must be >= 0" : "must be positive") + ", was " + value);
         }
         return value;
     }

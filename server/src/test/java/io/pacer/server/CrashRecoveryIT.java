@@ -8,15 +8,11 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,46 +33,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CrashRecoveryIT
 {
-    private static final Path JAR = Path.of("target/pacer.jar").toAbsolutePath();
-
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static Process start(final Path home, final int gateway, final int admin) throws Exception
-    {
-        final Process process = new ProcessBuilder("java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Dpacer.home=" + home, "-Dpacer.gateway.port=" + gateway, "-Dpacer.admin.port=" + admin,
-            "-Dpacer.campaigns.file=campaigns.json", "-jar", JAR.toString(), "serve")
-            .redirectError(home.resolve("server-" + System.nanoTime() + ".log").toFile()).start();
-        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        final String ready = CompletableFuture.supplyAsync(() ->
-        {
-            try
-            {
-                return out.readLine();
-            }
-            catch (final java.io.IOException ex)
-            {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
-        assertThat(ready).startsWith("pacer ready");
-        return process;
-    }
 
     @Test
     void shouldLoseNothingAnsweredWhenKilledAndRecoverTheSameMoney() throws Exception
     {
         final Path home = Files.createTempDirectory("pacer-crash");
         TestPacer.writeCampaigns(home.resolve("campaigns.json"), asap(1, 1_000_000_000), asap(2, 2_000_000));
-        final int gateway = freePort();
-        final int admin = freePort();
-        final Process server = start(home, gateway, admin);
+        final int gateway = PacerProcess.freePort();
+        final int admin = PacerProcess.freePort();
+        final Process server = PacerProcess.start(home, gateway, admin);
 
         final Set<Long> bidsReceived = ConcurrentHashMap.newKeySet();
         final CompletableFuture<Void> load = CompletableFuture.runAsync(() ->
@@ -145,7 +110,7 @@ class CrashRecoveryIT
         assertThat(replay.mismatches()).isZero();
 
         // restarted, the server holds exactly the money the journal gives, and keeps pacing
-        final Process restarted = start(home, gateway, admin);
+        final Process restarted = PacerProcess.start(home, gateway, admin);
         try
         {
             for (final long id : new long[] {1, 2})

@@ -10,14 +10,10 @@ import io.pacer.wire.ErrorCode;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -37,15 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GracefulShutdownIT
 {
-    private static final Path JAR = Path.of("target/pacer.jar").toAbsolutePath();
 
     @Test
     void shouldAnswerEverythingAcceptedAndCompleteTheJournalOnSigterm() throws Exception
     {
         final Path home = Files.createTempDirectory("pacer-shutdown");
         TestPacer.writeCampaigns(home.resolve("campaigns.json"), asap(1, 1_000_000_000), asap(2, 50_000));
-        final int gateway = freePort();
-        final Process server = start(home, gateway, freePort());
+        final int gateway = PacerProcess.freePort();
+        final Process server = PacerProcess.start(home, gateway, PacerProcess.freePort());
 
         final Map<Long, String> answers = new HashMap<>();
         try (Socket socket = new Socket())
@@ -159,35 +154,5 @@ class GracefulShutdownIT
         {
             // the server stopped accepting: expected
         }
-    }
-
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static Process start(final Path home, final int gateway, final int admin) throws Exception
-    {
-        final Process process = new ProcessBuilder("java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Dpacer.home=" + home, "-Dpacer.gateway.port=" + gateway, "-Dpacer.admin.port=" + admin,
-            "-Dpacer.campaigns.file=campaigns.json", "-jar", JAR.toString(), "serve")
-            .redirectError(home.resolve("server.log").toFile()).start();
-        final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        final String ready = CompletableFuture.supplyAsync(() ->
-        {
-            try
-            {
-                return out.readLine();
-            }
-            catch (final java.io.IOException ex)
-            {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
-        assertThat(ready).startsWith("pacer ready");
-        return process;
     }
 }
