@@ -153,4 +153,28 @@ class MetricsIntegrationTest
         assertThat(check.exitValue()).as(output).isZero();
         Files.delete(scrape);
     }
+
+    @Test
+    void shouldServeEverySeriesTheDashboardAndTheAlertRulesReadFrom() throws Exception
+    {
+        final java.util.Set<String> served = new java.util.HashSet<>();
+        for (final String series : scrape(pacer).keySet())
+        {
+            served.add(series.replaceAll("\\{.*", "").replaceAll("_(bucket|count|sum)$", ""));
+        }
+        final java.nio.file.Path repo = java.nio.file.Path.of("..").toAbsolutePath().normalize();
+        final Pattern name = Pattern.compile("\\b(pacer_[a-z_]+)");
+        for (final String file : new String[] {"monitoring/grafana/pacer-dashboard.json", "conf/pacer-alerts.yml"})
+        {
+            final Matcher m = name.matcher(java.nio.file.Files.readString(repo.resolve(file)));
+            int found = 0;
+            while (m.find())
+            {
+                found++;
+                assertThat(served).as("%s reads %s", file, m.group(1))
+                    .contains(m.group(1).replaceAll("_(bucket|count|sum)$", ""));
+            }
+            assertThat(found).as(file).isPositive();
+        }
+    }
 }

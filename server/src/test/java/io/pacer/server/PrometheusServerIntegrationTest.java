@@ -50,6 +50,7 @@ class PrometheusServerIntegrationTest
                 .replace("127.0.0.1:9401", "127.0.0.1:" + pacer.server.adminAddress().getPort())
                 .replace("scrape_interval: 5s", "scrape_interval: 1s");
             Files.writeString(dir.resolve("prometheus.yml"), config);
+            Files.copy(REPO.resolve("conf/pacer-alerts.yml"), dir.resolve("pacer-alerts.yml"));
             final int port = freePort();
             final Process server = new ProcessBuilder(prometheus.getPath(),
                 "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
@@ -75,12 +76,33 @@ class PrometheusServerIntegrationTest
                 }
                 assertThat(rate).as("rate of BIDs seen by Prometheus; log in " + dir).isGreaterThan(0);
                 assertThat(query(port, "up{job=\"pacer\"}")).isEqualTo(1);
+                final String rules = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/api/v1/rules")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+                assertThat(rules).as("conf/pacer-alerts.yml loaded").contains("PacerJournalFailed", "PacerShedding");
             }
             finally
             {
                 server.destroy();
                 server.waitFor(10, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    @Test
+    void shouldShipAlertRulesThatPromtoolAcceptsAndWhoseUnitTestsPass() throws Exception
+    {
+        final File promtool = new File("/usr/bin/promtool");
+        Assumptions.assumeTrue(promtool.canExecute(),
+            "SKIPPED: promtool not installed (apt-get install -y prometheus; .ci/run installs it)");
+        for (final String[] command : new String[][] {
+            {promtool.getPath(), "check", "rules", "pacer-alerts.yml"},
+            {promtool.getPath(), "test", "rules", "pacer-alerts.test.yml"}})
+        {
+            final Process process = new ProcessBuilder(command).directory(REPO.resolve("conf").toFile())
+                .redirectErrorStream(true).start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor()).as(String.join(" ", command) + ":\n" + output).isZero();
         }
     }
 
