@@ -46,6 +46,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private final AtomicLong rejections = new AtomicLong();
     private ScheduledExecutorService scheduler;
     private byte[] lastSeen;
+    private boolean heldForJournalLogged;
     private boolean missingLogged;
 
     public CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline)
@@ -138,6 +139,17 @@ public final class CampaignsFileWatcher implements AutoCloseable
             final byte[] content = read();
             if (content != null && !Arrays.equals(content, lastSeen))
             {
+                if (pipeline.journalFailed())
+                {
+                    // applied now it would be lost at the restart the failure needs, and the
+                    // baseline would say it was applied: the restart applies it instead
+                    if (!heldForJournalLogged)
+                    {
+                        LOG.error("campaigns file {} changed, but the journal has failed: the change waits for a restart", file);
+                        heldForJournalLogged = true;
+                    }
+                    return;
+                }
                 apply(content, false);
             }
         }

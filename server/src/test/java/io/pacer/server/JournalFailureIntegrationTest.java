@@ -24,10 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JournalFailureIntegrationTest
 {
+    private static final Map<String, Object> SEGMENT = Map.of("pacer.journal.segment-size", "1MiB");
+
     @Test
     void shouldStopBiddingLoudlyWhenTheJournalCannotBeWritten() throws Exception
     {
-        try (TestPacer pacer = TestPacer.start(Map.of("pacer.journal.segment-size", "1MiB"), asap(1, 1_000_000_000L));
+        try (TestPacer pacer = TestPacer.start(SEGMENT, asap(1, 1_000_000_000L));
              GatewayClient client = pacer.client())
         {
             assertThat(client.ask(1, 1, 1_000)).isEqualTo("BID 1");
@@ -68,6 +70,15 @@ class JournalFailureIntegrationTest
             assertThat(health.body()).contains("\"status\":\"DOWN\"", "journal write failed");
             assertThat(MetricsIntegrationTest.scrape(pacer).get("pacer_journal_failed")).isEqualTo(1.0);
 
+            // campaign changes wait for the restart rather than live only in memory
+            final HttpResponse<String> put = pacer.put("/campaigns/5", asap(5, 1_000));
+            assertThat(put.statusCode()).isEqualTo(503);
+            assertThat(put.body()).contains("journal has failed");
+            TestPacer.writeCampaigns(pacer.campaignsFile, asap(1, 1_000_000_000L), asap(6, 1_000));
+            Thread.sleep(300); // six poll intervals
+            assertThat(pacer.get("/campaigns/5").statusCode()).isEqualTo(404);
+            assertThat(pacer.get("/campaigns/6").statusCode()).isEqualTo(404);
+
             // every BID that left is in the journal that was written
             final Set<Long> journaled = new HashSet<>();
             JournalReplay.ofJournal(new JournalReader(moved), (record, replayed, shard) ->
@@ -80,8 +91,18 @@ class JournalFailureIntegrationTest
             assertThat(bidsReceived).hasSizeGreaterThan(10_000);
             assertThat(journaled).containsAll(bidsReceived);
 
+            // the disk is fixed and the pacer restarted: it recovers what the journal holds, takes
+            // the held campaigns-file change, and bids again
             Files.delete(journal);
             Files.move(moved, journal);
+            pacer.stopKeepingFiles();
+            try (TestPacer restarted = TestPacer.restart(pacer.home, SEGMENT);
+                 GatewayClient again = restarted.client())
+            {
+                assertThat(restarted.get("/health").statusCode()).isEqualTo(200);
+                assertThat(again.ask(2_000_000, 1, 1_000)).isEqualTo("BID 2000000");
+                assertThat(restarted.get("/campaigns/6").statusCode()).isEqualTo(200);
+            }
         }
     }
 }

@@ -122,6 +122,12 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         {
             auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
             final CampaignDefinition definition = parseDefinition(request, id);
+            if (pipeline.journalFailed())
+            {
+                // it could only be applied in memory, and the restart the failure needs would lose it
+                throw new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "not applied: the journal has failed and could not record it; restart the pacer first");
+            }
             LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());
             reply(ctx, keepAlive, submit(ctx, AdminCommand.update(definition, pipeline.shardCount())),
                 state -> ok(CampaignJson.state(state.get(0))));
