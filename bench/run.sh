@@ -6,6 +6,7 @@
 #   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
 #   RUNS=5 DURATION=20s bench/run.sh
 #   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics journal open gc replay redis pacing
+#                                   # deadline tls
 #
 # Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
 set -euo pipefail
@@ -14,7 +15,7 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
-ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing"}
+ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing deadline tls"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -164,6 +165,38 @@ if wants redis; then
     redis-benchmark -p $REDIS -c 8 -P 16 -n 2000000 -q evalsha "$sha" 1 budget:1 1000 > "$out/redis-$r.txt" 2>&1
   done
   redis-cli -p $REDIS shutdown nosave > /dev/null 2>&1 || true
+fi
+
+if wants deadline; then
+  # offered load 1.5x this machine's capacity (a closed-loop probe): a backlog forms; with and
+  # without the deadline
+  start_pacer
+  loadtest --port $GW -c 8 -w 16 -d 5s --warmup 2s $setup > "$out/deadline-probe.json"
+  stop_server
+  rate=$(python3 -c "import json; print(int(1.5 * json.load(open('$out/deadline-probe.json'))['throughputPerSecond']))")
+  for r in $(seq 1 "$RUNS"); do
+    for deadline in 0s 5ms; do
+      log "open loop at 1.5x capacity ($rate/s), queue-deadline=$deadline, run $r"
+      start_pacer "-Dpacer.pipeline.queue-deadline=$deadline"
+      loadtest --port $GW -c 8 --rate "$rate" -d "$DURATION" --warmup "$WARMUP" $setup > "$out/deadline-$deadline-$r.json" || true
+      stop_server
+    done
+  done
+fi
+
+if wants tls; then
+  TLS_DIR=server/src/test/resources/tls
+  for r in $(seq 1 "$RUNS"); do
+    log "closed loop 8 x 16, plain then TLS, run $r"
+    start_pacer
+    loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/tls-plain-$r.json"
+    stop_server
+    start_pacer "-Dpacer.gateway.tls.cert-file=$PWD/$TLS_DIR/localhost.crt" "-Dpacer.gateway.tls.key-file=$PWD/$TLS_DIR/localhost.key"
+    loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup --tls --tls-trust "$TLS_DIR/localhost.crt" \
+      > "$out/tls-tls-$r.json"
+    grep -o "TLS with .*" "$out/pacer.log" | head -1 > "$out/tls-provider.txt" || true
+    stop_server
+  done
 fi
 
 if wants pacing; then

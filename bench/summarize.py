@@ -71,6 +71,27 @@ def compare_setting(name, title):
 compare_setting("metrics", "Metrics on vs off (same run, alternating, medians)")
 compare_setting("journal", "Journal on vs off (same run, alternating, medians; fsync periodic 100 ms)")
 
+deadline = {d: load(f"deadline-{d}-*.json") for d in ("0s", "5ms")}
+if deadline["0s"] and deadline["5ms"]:
+    probe = json.load(open(os.path.join(out, "deadline-probe.json")))["throughputPerSecond"]
+    print(f"## Queue deadline above capacity (open loop at 1.5x the closed-loop probe's {probe:,}/s, medians)\n")
+    print("| queue-deadline | p50 us | p99 us | p99.9 us | OVERLOADED share |\n|---|---|---|---|---|")
+    for d, runs in deadline.items():
+        shed = med([r["decisions"]["OVERLOADED"] / max(1, r["measuredAnswers"]) for r in runs])
+        print(f"| {d} | {med([r['latencyMicros']['p50'] for r in runs]):,.0f} | {med([r['latencyMicros']['p99'] for r in runs]):,.0f} | "
+              f"{med([r['latencyMicros']['p99.9'] for r in runs]):,.0f} | {shed:.1%} |")
+    print()
+
+plain, tls = load("tls-plain-*.json"), load("tls-tls-*.json")
+if plain and tls:
+    provider = open(os.path.join(out, "tls-provider.txt")).read().strip() if os.path.exists(os.path.join(out, "tls-provider.txt")) else "?"
+    print(f"## TLS on the gateway (closed loop 8 x 16, alternating, medians; {provider})\n")
+    print("| gateway | decisions/s | p50 us | p99 us |\n|---|---|---|---|")
+    for name, runs in (("plain", plain), ("TLS", tls)):
+        print(f"| {name} | {med([r['throughputPerSecond'] for r in runs]):,.0f} | {med([r['latencyMicros']['p50'] for r in runs]):,.0f} | "
+              f"{med([r['latencyMicros']['p99'] for r in runs]):,.0f} |")
+    print(f"\nTLS / plain = **{med([r['throughputPerSecond'] for r in tls]) / med([r['throughputPerSecond'] for r in plain]):.2f}**\n")
+
 if os.path.exists(os.path.join(out, "replay.json")):
     rep = json.load(open(os.path.join(out, "replay.json")))
     ms = int(open(os.path.join(out, "replay-ms.txt")).read())
