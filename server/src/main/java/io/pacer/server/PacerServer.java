@@ -49,6 +49,7 @@ public final class PacerServer implements AutoCloseable
     private final PacerPipeline pipeline;
     private final GatewayServer gateway;
     private final AdminServer admin = new AdminServer();
+    private final AdminHandler adminHandler;
     private final HealthState health = new HealthState();
     private final BearerTokenCheck auth;
     private final CampaignsFileWatcher watcher;
@@ -84,6 +85,8 @@ public final class PacerServer implements AutoCloseable
             metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journaler);
         this.gateway = new GatewayServer(config.gatewayIoThreads());
         this.auth = new BearerTokenCheck(config.adminToken());
+        this.adminHandler = new AdminHandler(pipeline, auth, health,
+            metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = config.campaignsFile() == null ? null :
             new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline,
                 journaler == null ? null : config.journalDir().resolve("campaigns-file.applied.json"));
@@ -135,6 +138,8 @@ public final class PacerServer implements AutoCloseable
         m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
+        m.counter("pacer.admin.ring.waits", "Admin commands that found the ring full and were retried", null,
+            adminHandler::ringWaits);
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
             auth::rejections);
         if (journaler != null)
@@ -174,10 +179,8 @@ public final class PacerServer implements AutoCloseable
 
     private PacerServer startAll() throws InterruptedException
     {
-        adminAddress = admin.bind(config.adminHost(), config.adminPort(),
-            new AdminHandler(pipeline, auth, health,
-                metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics)),
-            config.adminMaxBodyBytes(), config.adminTls());
+        adminAddress = admin.bind(config.adminHost(), config.adminPort(), adminHandler, config.adminMaxBodyBytes(),
+            config.adminTls());
         if (journaler != null)
         {
             recover();
@@ -344,6 +347,12 @@ public final class PacerServer implements AutoCloseable
     public boolean journalFailed()
     {
         return pipeline.journalFailed();
+    }
+
+    /** Admin commands that found the ring full and were retried. */
+    public long adminRingWaits()
+    {
+        return adminHandler.ringWaits();
     }
 
     /** Answer bytes queued in Netty for gateways that have not read them yet. */

@@ -128,6 +128,53 @@ class OverloadIntegrationTest
         }
     }
 
+    @Test
+    void shouldApplyAdminUpdatesThatFoundTheRingFullOnceThereIsRoom() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(SMALL_RING, asap(1, BUDGET_MICROS), asap(2, 1_000)))
+        {
+            final java.util.concurrent.atomic.AtomicBoolean flooding = new java.util.concurrent.atomic.AtomicBoolean(true);
+            final Thread flood = new Thread(() ->
+            {
+                try (GatewayClient client = pacer.client())
+                {
+                    final long end = System.nanoTime() + 20_000_000_000L;
+                    for (long id = 0; flooding.get() && System.nanoTime() < end; )
+                    {
+                        for (int i = 0; i < 5_000; i++)
+                        {
+                            client.win(id++, 1, FloodClient.WIN_CPM_MICROS);
+                        }
+                        client.send();
+                    }
+                }
+                catch (final java.io.IOException ex)
+                {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            }, "notice-flood");
+            flood.start();
+            int puts = 0;
+            try
+            {
+                // PUTs while notices keep the 64-slot ring full, until some had to wait for room
+                while ((pacer.server.adminRingWaits() == 0 || puts < 20) && puts < 2_000)
+                {
+                    puts++;
+                    assertThat(pacer.put("/campaigns/2", asap(2, 1_000 + puts)).statusCode()).isEqualTo(200);
+                }
+            }
+            finally
+            {
+                flooding.set(false);
+                flood.join(30_000);
+            }
+            System.out.printf("admin under a notice flood: %d PUTs, %d found the ring full%n", puts, pacer.server.adminRingWaits());
+            assertThat(pacer.server.adminRingWaits()).as("PUTs that found the ring full").isPositive();
+            assertThat(pacer.get("/campaigns/2").body()).contains("\"budgetMicros\":" + (1_000 + puts));
+        }
+    }
+
     private static long awaitSpent(final TestPacer pacer, final long expected) throws Exception
     {
         final long deadline = System.nanoTime() + 30_000_000_000L;

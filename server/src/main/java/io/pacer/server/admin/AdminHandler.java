@@ -44,6 +44,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private final PacerPipeline pipeline;
     private final BearerTokenCheck auth;
     private final HealthState health;
+    private final java.util.concurrent.atomic.AtomicLong ringWaits = new java.util.concurrent.atomic.AtomicLong();
     private final MetricsEndpoint metrics;
 
     public AdminHandler(
@@ -203,10 +204,17 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     {
         if (!pipeline.trySubmit(command))
         {
+            ringWaits.incrementAndGet();
             ctx.channel().config().setAutoRead(false);
             retrySubmit(ctx, command, System.nanoTime() + TimeUnit.SECONDS.toNanos(RING_TIMEOUT_SECONDS) / 2);
         }
         return command;
+    }
+
+    /** Commands that found the ring full and were retried. */
+    public long ringWaits()
+    {
+        return ringWaits.get();
     }
 
     private void retrySubmit(final ChannelHandlerContext ctx, final AdminCommand command, final long deadlineNanos)
