@@ -119,11 +119,6 @@ public final class Replier implements EventHandler<PacerEvent>
             try
             {
                 journal.endOfBatch();
-                if (journal.writer().fsyncFailures() > 0)
-                {
-                    throw new java.io.UncheckedIOException(new java.io.IOException(
-                        "a background fsync of the journal failed: what it covered may not be on disk"));
-                }
             }
             catch (final RuntimeException ex)
             {

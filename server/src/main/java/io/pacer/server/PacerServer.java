@@ -20,6 +20,7 @@ import io.pacer.server.admin.MetricsEndpoint;
 import io.pacer.server.admin.PrometheusEndpoint;
 import io.pacer.monitoring.PacerMetrics;
 import io.pacer.wire.ErrorCode;
+import io.pacer.server.gateway.ConnectionEvent;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
 import io.netty.util.ResourceLeakDetector;
@@ -35,6 +36,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The running pacer: pipeline, campaigns-file watcher, admin listener and gateway listener,
@@ -60,7 +65,7 @@ public final class PacerServer implements AutoCloseable
     private boolean closed;
     private long recoveredFromSequence;
     private long replayedEvents;
-    private java.util.concurrent.ScheduledExecutorService snapshots;
+    private ScheduledExecutorService snapshots;
 
     public PacerServer(final PacerConfig config)
     {
@@ -121,20 +126,10 @@ public final class PacerServer implements AutoCloseable
             }
         }
         m.gauge("pacer.connections.open", "Gateway connections open now", null, stats::openConnections);
-        m.counter("pacer.connections.accepted", "Gateway connections accepted", null, stats::acceptedConnections);
-        m.counter("pacer.connections.refused", "Gateway connections closed at once: max-connections were open", null,
-            stats::refusedConnections);
-        m.counter("pacer.connections.idle.closed", "Gateway connections closed after idle-timeout", null,
-            stats::idleClosedConnections);
-        m.counter("pacer.connections.slow.reader.closed",
-            "Gateway connections closed for not reading their answers (max-unwritten-bytes or slow-reader-timeout)",
-            null, stats::slowReaderClosures);
-        m.counter("pacer.connections.slow.reader.paused",
-            "Times a gateway connection stopped being read: its unwritten answers passed write-high-water-mark", null,
-            stats::slowReaderPauses);
-        m.counter("pacer.connections.ring.backpressure",
-            "Times a gateway connection stopped being read: the ring had no room for a notice", null,
-            stats::ringBackPressures);
+        for (final ConnectionEvent event : ConnectionEvent.values())
+        {
+            m.counter(event.metricName(), event.help(), null, () -> stats.total(event));
+        }
         m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
@@ -193,7 +188,7 @@ public final class PacerServer implements AutoCloseable
         }
         if (journaler != null && !config.snapshotInterval().isZero())
         {
-            snapshots = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r ->
+            snapshots = Executors.newSingleThreadScheduledExecutor(r ->
             {
                 final Thread thread = new Thread(r, "pacer-snapshots");
                 thread.setDaemon(true);
@@ -210,7 +205,7 @@ public final class PacerServer implements AutoCloseable
                 {
                     LOG.error("snapshot failed", ex);
                 }
-            }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }, every, every, TimeUnit.MILLISECONDS);
         }
         gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.gatewaySettings());
         health.up();
@@ -284,7 +279,7 @@ public final class PacerServer implements AutoCloseable
         final SnapshotCommand taken;
         try
         {
-            taken = pipeline.requestSnapshot().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            taken = pipeline.requestSnapshot().get(60, TimeUnit.SECONDS);
         }
         catch (final Exception ex)
         {
@@ -330,11 +325,10 @@ public final class PacerServer implements AutoCloseable
     /** Notices held for room in the ring were accepted: let them in before the ring drains. */
     private void awaitHeldNotices()
     {
-        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (gateway.stats().noticesHeld() > 0 && System.nanoTime() < deadline)
         {
-            Thread.onSpinWait();
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            LockSupport.parkNanos(100_000);
         }
         if (gateway.stats().noticesHeld() > 0)
         {

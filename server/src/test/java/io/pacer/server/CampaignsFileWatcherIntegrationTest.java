@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 import static io.pacer.server.TestPacer.asap;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,19 +13,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The campaigns file is loaded at start and watched: good edits apply, bad ones are rejected whole. */
 class CampaignsFileWatcherIntegrationTest
 {
-    private static void eventually(final Callable<Boolean> condition) throws Exception
-    {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.call())
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            Thread.sleep(20);
-        }
-    }
-
     @Test
     void shouldApplyAddedAndChangedCampaignsAndPauseRemovedOnes() throws Exception
     {
@@ -36,7 +22,7 @@ class CampaignsFileWatcherIntegrationTest
             {
                 assertThat(client.ask(1, 2, 1_000)).isEqualTo("BID 1");
                 TestPacer.writeCampaigns(pacer.campaignsFile, asap(1, 5_000), asap(3, 1_000));
-                eventually(() -> pacer.get("/campaigns/3").statusCode() == 200);
+                TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/3").statusCode() == 200);
                 assertThat(pacer.get("/campaigns/1").body()).contains("\"budgetMicros\":5000");
                 assertThat(pacer.get("/campaigns/2").body()).contains("\"status\":\"PAUSED\"", "\"reservedMicros\":1");
                 assertThat(client.ask(2, 2, 1_000)).isEqualTo("NO_BID 2 CAMPAIGN_INACTIVE");
@@ -53,13 +39,13 @@ class CampaignsFileWatcherIntegrationTest
             final long reloads = pacer.server.watcher().reloads();
             // campaign 5 is fine, campaign 1 is not: nothing of the file may be applied
             TestPacer.writeCampaigns(pacer.campaignsFile, asap(5, 1_000), asap(1, -1));
-            eventually(() -> pacer.server.watcher().rejections() == 1);
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.server.watcher().rejections() == 1);
             assertThat(pacer.get("/campaigns/5").statusCode()).isEqualTo(404);
             assertThat(pacer.get("/campaigns/1").body()).contains("\"budgetMicros\":1000", "\"status\":\"ACTIVE\"");
             Files.writeString(pacer.campaignsFile, "{ not json");
-            eventually(() -> pacer.server.watcher().rejections() == 2);
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.server.watcher().rejections() == 2);
             TestPacer.writeCampaigns(pacer.campaignsFile, asap(1, 2_000));
-            eventually(() -> pacer.server.watcher().reloads() == reloads + 1);
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.server.watcher().reloads() == reloads + 1);
             assertThat(pacer.get("/campaigns/1").body()).contains("\"budgetMicros\":2000");
         }
     }
@@ -78,7 +64,7 @@ class CampaignsFileWatcherIntegrationTest
         {
             assertThat(pacer.get("/campaigns").body()).isEqualTo("[]");
             TestPacer.writeCampaigns(pacer.home.resolve("later.json"), asap(9, 1_000));
-            eventually(() -> pacer.get("/campaigns/9").statusCode() == 200);
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/9").statusCode() == 200);
         }
     }
 }

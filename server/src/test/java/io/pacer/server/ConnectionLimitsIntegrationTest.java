@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.pacer.server.gateway.ConnectionEvent;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -24,7 +25,7 @@ class ConnectionLimitsIntegrationTest
                 third.timeoutMillis(5_000);
                 assertThat(third.isClosedByServer()).isTrue();
             }
-            assertThat(pacer.server.gatewayStats().refusedConnections()).isEqualTo(1);
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.REFUSED)).isEqualTo(1);
             assertThat(first.ask(3, 1, 1_000)).isEqualTo("BID 3");
         }
     }
@@ -38,7 +39,7 @@ class ConnectionLimitsIntegrationTest
             assertThat(client.ask(1, 1, 1_000)).isEqualTo("BID 1");
             client.timeoutMillis(5_000);
             assertThat(client.isClosedByServer()).isTrue();
-            assertThat(pacer.server.gatewayStats().idleClosedConnections()).isEqualTo(1);
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.IDLE_CLOSED)).isEqualTo(1);
         }
     }
 }

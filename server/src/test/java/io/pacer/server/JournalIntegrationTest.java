@@ -166,11 +166,11 @@ class JournalIntegrationTest
         try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000), asap(2, 300)))
         {
             traffic(pacer);
-            final JsonNode before = JsonMapper.builder().build().readTree(pacer.get("/campaigns/1").body());
+            final JsonNode before = pacer.campaign(1);
             pacer.stopKeepingFiles();
             try (TestPacer restarted = TestPacer.restart(pacer.home, Map.of()))
             {
-                final JsonNode after = JsonMapper.builder().build().readTree(restarted.get("/campaigns/1").body());
+                final JsonNode after = restarted.campaign(1);
                 assertThat(after.get("spentNanos").asLong()).isEqualTo(before.get("spentNanos").asLong()).isPositive();
                 assertThat(after.get("reservedNanos").asLong()).isEqualTo(before.get("reservedNanos").asLong()).isPositive();
                 assertThat(after.get("bids").asLong()).isEqualTo(before.get("bids").asLong());
@@ -232,7 +232,7 @@ class JournalIntegrationTest
                     final JsonNode expected = JsonMapper.builder().build().readTree(
                         io.pacer.model.CampaignJson.state(full.campaign(id).snapshot(
                             shards.stream().mapToLong(PacingShard::nowMillis).max().orElseThrow())));
-                    final JsonNode actual = JsonMapper.builder().build().readTree(restarted.get("/campaigns/" + id).body());
+                    final JsonNode actual = restarted.campaign(id);
                     for (final String field : FIELDS)
                     {
                         assertThat(actual.get(field).asLong()).as("campaign %d %s", id, field).isEqualTo(expected.get(field).asLong());
@@ -262,7 +262,7 @@ class JournalIntegrationTest
             try (TestPacer restarted = TestPacer.restart(pacer.home, retire))
             {
                 final JsonNode expected = JsonMapper.builder().build().readTree(before);
-                final JsonNode actual = JsonMapper.builder().build().readTree(restarted.get("/campaigns/2").body());
+                final JsonNode actual = restarted.campaign(2);
                 for (final String field : FIELDS)
                 {
                     assertThat(actual.get(field).asLong()).as(field).isEqualTo(expected.get(field).asLong());

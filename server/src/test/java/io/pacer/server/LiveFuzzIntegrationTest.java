@@ -1,7 +1,6 @@
 package io.pacer.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pacer.model.wire.FrameEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -11,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -104,19 +104,12 @@ class LiveFuzzIntegrationTest
 
     private static JsonNode awaitSettled(final TestPacer pacer, final long spentMicros) throws Exception
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        JsonNode state;
-        do
+        TestPacer.eventually(Duration.ofSeconds(10), () ->
         {
-            state = JsonMapper.builder().build().readTree(pacer.get("/campaigns/" + CLEAN_CAMPAIGN).body());
-            if (state.get("spentMicros").asLong() == spentMicros && state.get("reservedMicros").asLong() == 0)
-            {
-                return state;
-            }
-            Thread.sleep(20);
-        }
-        while (System.nanoTime() < deadline);
-        return state;
+            final JsonNode state = pacer.campaign(CLEAN_CAMPAIGN);
+            return state.get("spentMicros").asLong() == spentMicros && state.get("reservedMicros").asLong() == 0;
+        });
+        return pacer.campaign(CLEAN_CAMPAIGN);
     }
 
     /** Sends garbage until {@code end}, reading and dropping whatever comes back; reconnects when closed. */

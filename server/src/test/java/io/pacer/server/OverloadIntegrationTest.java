@@ -1,13 +1,13 @@
 package io.pacer.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pacer.pipeline.journal.JournalFormat;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.server.gateway.ConnectionEvent;
 import io.pacer.wire.Reason;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static io.pacer.server.TestPacer.asap;
@@ -79,7 +79,7 @@ class OverloadIntegrationTest
                 .isEqualTo(metrics.get("pacer_shed_total{cause=\"queue_deadline\"}").longValue());
 
             System.out.printf("overload: %d + %d bids sent, %d OVERLOADED, %d wins booked, %d back-pressure stops%n",
-                first.sent(), second.sent(), overloaded, winsSent, pacer.server.gatewayStats().ringBackPressures());
+                first.sent(), second.sent(), overloaded, winsSent, pacer.server.gatewayStats().total(ConnectionEvent.RING_BACKPRESSURE));
         }
     }
 
@@ -101,7 +101,7 @@ class OverloadIntegrationTest
             }
             final long expectedSpent = notices * FloodClient.WIN_CPM_MICROS / 1000;
             assertThat(awaitSpent(pacer, expectedSpent)).isEqualTo(expectedSpent);
-            assertThat(pacer.server.gatewayStats().ringBackPressures()).as("the ring filled").isPositive();
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.RING_BACKPRESSURE)).as("the ring filled").isPositive();
             // and the connection reads again afterwards (the bid may have waited past the 1 ms deadline)
             assertThat(client.ask(1_000_000, 1, FloodClient.BID_CPM_MICROS))
                 .isIn("BID 1000000", "NO_BID 1000000 OVERLOADED");
@@ -177,20 +177,8 @@ class OverloadIntegrationTest
 
     private static long awaitSpent(final TestPacer pacer, final long expected) throws Exception
     {
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        long spent;
-        do
-        {
-            final JsonNode state = JsonMapper.builder().build().readTree(pacer.get("/campaigns/1").body());
-            spent = state.get("spentMicros").asLong();
-            if (spent == expected)
-            {
-                return spent;
-            }
-            Thread.sleep(20);
-        }
-        while (System.nanoTime() < deadline);
-        return spent;
+        TestPacer.eventually(Duration.ofSeconds(30), () -> pacer.campaign(1).get("spentMicros").asLong() == expected);
+        return pacer.campaign(1).get("spentMicros").asLong();
     }
 
     private static void runQuietly(final FloodClient client)

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -29,14 +28,6 @@ class PrometheusServerIntegrationTest
 {
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
 
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     @Test
     void shouldLetARealPrometheusScrapeANonZeroDecisionRate() throws Exception
     {
@@ -51,7 +42,7 @@ class PrometheusServerIntegrationTest
                 .replace("scrape_interval: 5s", "scrape_interval: 1s");
             Files.writeString(dir.resolve("prometheus.yml"), config);
             Files.copy(REPO.resolve("conf/pacer-alerts.yml"), dir.resolve("pacer-alerts.yml"));
-            final int port = freePort();
+            final int port = PacerProcess.freePort();
             final Process server = new ProcessBuilder(prometheus.getPath(),
                 "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
                 "--web.listen-address=127.0.0.1:" + port)

@@ -1,6 +1,7 @@
 package io.pacer.server;
 
 import io.pacer.model.wire.FrameEncoder;
+import io.pacer.server.gateway.ConnectionEvent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +50,7 @@ class SlowReaderIntegrationTest
             long maxUnwritten = 0;
             final long during = p99OfAsks(clean, 10_000, 2_000);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (pacer.server.gatewayStats().slowReaderClosures() == 0 && System.nanoTime() < deadline)
+            while (pacer.server.gatewayStats().total(ConnectionEvent.SLOW_READER_CLOSED) == 0 && System.nanoTime() < deadline)
             {
                 maxUnwritten = Math.max(maxUnwritten, pacer.server.gatewayUnwrittenBytes());
                 Thread.sleep(5);
@@ -59,8 +60,8 @@ class SlowReaderIntegrationTest
 
             System.out.printf("slow reader: sent %d bytes, server held at most %d unwritten; clean p99 %d us alone, %d us beside it%n",
                 bytesSent.get(), maxUnwritten, baselineP99 / 1000, during / 1000);
-            assertThat(pacer.server.gatewayStats().slowReaderPauses()).as("stopped reading it").isPositive();
-            assertThat(pacer.server.gatewayStats().slowReaderClosures()).as("closed after the timeout").isEqualTo(1);
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.SLOW_READER_PAUSED)).as("stopped reading it").isPositive();
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.SLOW_READER_CLOSED)).as("closed after the timeout").isEqualTo(1);
             assertThat(maxUnwritten).isLessThanOrEqualTo(LIMIT);
             // 38-byte requests become 30-byte answers: it sent far more than the server kept for it
             assertThat(bytesSent.get() * 30 / 38).isGreaterThan(4L * LIMIT);
@@ -86,7 +87,7 @@ class SlowReaderIntegrationTest
                 slow.connect(pacer.server.gatewayAddress(), 5_000);
                 floodWithoutReading(slow, bytesSent);
             }
-            assertThat(pacer.server.gatewayStats().slowReaderClosures()).isEqualTo(1);
+            assertThat(pacer.server.gatewayStats().total(ConnectionEvent.SLOW_READER_CLOSED)).isEqualTo(1);
             try (GatewayClient client = pacer.client())
             {
                 // what the slow reader sent before it was closed may still fill the ring for a moment

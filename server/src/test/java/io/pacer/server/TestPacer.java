@@ -1,5 +1,8 @@
 package io.pacer.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /** A real pacer on ephemeral loopback ports, with its own campaigns file in a temp directory. */
 final class TestPacer implements AutoCloseable
@@ -109,6 +113,26 @@ final class TestPacer implements AutoCloseable
     {
         return http.send(HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A campaign's definition and state from the admin API. */
+    JsonNode campaign(final long id) throws IOException, InterruptedException
+    {
+        return JsonMapper.builder().build().readTree(get("/campaigns/" + Long.toUnsignedString(id)).body());
+    }
+
+    /** Polls {@code condition} every 20 ms until it holds; fails after {@code timeout}. */
+    static void eventually(final Duration timeout, final Callable<Boolean> condition) throws Exception
+    {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.call())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("condition not met within " + timeout);
+            }
+            Thread.sleep(20);
+        }
     }
 
     HttpResponse<String> put(final String path, final String body) throws IOException, InterruptedException

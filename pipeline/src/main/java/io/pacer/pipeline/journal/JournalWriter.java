@@ -85,15 +85,9 @@ public final class JournalWriter implements AutoCloseable
 
     private void forceInBackground()
     {
-        final FileChannel current = channel;
-        if (current == null)
-        {
-            return;
-        }
         try
         {
-            current.force(false);
-            fsyncs++;
+            forceChannel();
         }
         catch (final ClosedChannelException rolled)
         {
@@ -162,13 +156,23 @@ public final class JournalWriter implements AutoCloseable
         buffer.putInt(start + 4, (int)crc.getValue());
     }
 
-    /** Writes what the batch appended (one write), and under the BATCH policy forces it. */
+    /**
+     * Writes what the batch appended (one write), and under the BATCH policy forces it.
+     *
+     * @throws UncheckedIOException if the write or the fsync fails, or if a background fsync has
+     *         failed since: either way the journal can no longer promise what it holds
+     */
     public void endOfBatch()
     {
         writeBuffer();
         if (fsync == FsyncPolicy.BATCH)
         {
             force();
+        }
+        if (fsyncFailures > 0)
+        {
+            throw new UncheckedIOException(new IOException(
+                "a background fsync of the journal in " + dir + " failed: what it covered may not be on disk"));
         }
     }
 
@@ -236,18 +240,24 @@ public final class JournalWriter implements AutoCloseable
 
     private void force()
     {
-        if (channel == null)
-        {
-            return;
-        }
         try
         {
-            channel.force(false);
-            fsyncs++;
+            forceChannel();
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("journal fsync failed in " + dir, ex);
+        }
+    }
+
+    /** Forces the current segment, if any; the replier's thread or the background fsync's. */
+    private void forceChannel() throws IOException
+    {
+        final FileChannel current = channel;
+        if (current != null)
+        {
+            current.force(false);
+            fsyncs++;
         }
     }
 

@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The admin API (operations.md). Reads and writes go through the ring as ordered events, so a
@@ -44,7 +45,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private final PacerPipeline pipeline;
     private final BearerTokenCheck auth;
     private final HealthState health;
-    private final java.util.concurrent.atomic.AtomicLong ringWaits = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong ringWaits = new AtomicLong();
     private final MetricsEndpoint metrics;
 
     public AdminHandler(

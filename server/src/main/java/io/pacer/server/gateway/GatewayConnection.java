@@ -237,7 +237,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         {
             if (stoppedReading == 0)
             {
-                stats.idleClosed();
+                stats.count(ConnectionEvent.IDLE_CLOSED);
                 // through the ring, so answers to anything still in flight go out first
                 closeAfterAnswers();
             }
@@ -261,7 +261,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
         else
         {
-            stats.slowReaderPaused();
+            stats.count(ConnectionEvent.SLOW_READER_PAUSED);
             stopReading(SLOW_READER);
             if (!settings.slowReaderTimeout().isZero() && slowReaderTimer == null)
             {
@@ -298,7 +298,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         {
             return;
         }
-        stats.slowReaderClosed();
+        stats.count(ConnectionEvent.SLOW_READER_CLOSED);
         LOG.warn("closing gateway connection {}: it does not read its answers ({})", channel.remoteAddress(), why);
         closing = true;
         stopReading(CLOSING);
@@ -371,7 +371,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         heldRequestId = requestId;
         heldCampaignId = campaignId;
         heldPriceCpmMicros = priceCpmMicros;
-        stats.ringBackPressure();
+        stats.count(ConnectionEvent.RING_BACKPRESSURE);
         stats.noticeHeld();
         stopReading(RING_FULL);
         scheduleRingRetry();

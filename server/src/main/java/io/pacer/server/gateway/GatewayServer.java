@@ -67,7 +67,7 @@ public final class GatewayServer implements AutoCloseable
                 {
                     if (connections.size() >= settings.maxConnections())
                     {
-                        stats.connectionRefused();
+                        stats.count(ConnectionEvent.REFUSED);
                         ch.close();
                         return;
                     }

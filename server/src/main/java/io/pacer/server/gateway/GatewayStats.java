@@ -7,12 +7,13 @@ import io.pacer.wire.ErrorCode;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Counters of the gateway listener. Each thread that counts (an I/O event loop, the replier)
  * owns its own {@link SingleWriterCounters}, so counting a request costs one opaque store and no
- * shared write; totals are summed when read. Connection counts, which change once per
- * connection, are plain atomics.
+ * shared write; totals are summed when read. Connection events ({@link ConnectionEvent}), which
+ * happen once per connection or per episode, are plain atomics.
  */
 public final class GatewayStats
 {
@@ -37,13 +38,8 @@ public final class GatewayStats
             return counters;
         }
     };
+    private final AtomicLongArray events = new AtomicLongArray(ConnectionEvent.values().length);
     private final AtomicLong openConnections = new AtomicLong();
-    private final AtomicLong acceptedConnections = new AtomicLong();
-    private final AtomicLong refusedConnections = new AtomicLong();
-    private final AtomicLong idleClosed = new AtomicLong();
-    private final AtomicLong slowReaderPaused = new AtomicLong();
-    private final AtomicLong slowReaderClosed = new AtomicLong();
-    private final AtomicLong ringBackPressure = new AtomicLong();
     private final AtomicLong noticesHeld = new AtomicLong();
 
     /** The calling thread's counters; keep the reference, it is only ever written by this thread. */
@@ -60,7 +56,7 @@ public final class GatewayStats
     void connectionOpened()
     {
         openConnections.incrementAndGet();
-        acceptedConnections.incrementAndGet();
+        count(ConnectionEvent.ACCEPTED);
     }
 
     void connectionClosed()
@@ -68,29 +64,15 @@ public final class GatewayStats
         openConnections.decrementAndGet();
     }
 
-    void connectionRefused()
+    void count(final ConnectionEvent event)
     {
-        refusedConnections.incrementAndGet();
+        events.incrementAndGet(event.ordinal());
     }
 
-    void idleClosed()
+    /** How often {@code event} has happened. */
+    public long total(final ConnectionEvent event)
     {
-        idleClosed.incrementAndGet();
-    }
-
-    void slowReaderPaused()
-    {
-        slowReaderPaused.incrementAndGet();
-    }
-
-    void slowReaderClosed()
-    {
-        slowReaderClosed.incrementAndGet();
-    }
-
-    void ringBackPressure()
-    {
-        ringBackPressure.incrementAndGet();
+        return events.get(event.ordinal());
     }
 
     void noticeHeld()
@@ -107,36 +89,6 @@ public final class GatewayStats
     public long noticesHeld()
     {
         return noticesHeld.get();
-    }
-
-    /** Times a connection stopped being read because its unwritten answers passed the high-water mark. */
-    public long slowReaderPauses()
-    {
-        return slowReaderPaused.get();
-    }
-
-    /** Connections closed for not reading their answers (unwritten-bytes limit or slow-reader timeout). */
-    public long slowReaderClosures()
-    {
-        return slowReaderClosed.get();
-    }
-
-    /** Times a connection stopped being read because the ring had no room for a notice it must not shed. */
-    public long ringBackPressures()
-    {
-        return ringBackPressure.get();
-    }
-
-    /** Connections closed at once because pacer.gateway.max-connections were open. */
-    public long refusedConnections()
-    {
-        return refusedConnections.get();
-    }
-
-    /** Connections closed for sending nothing for pacer.gateway.idle-timeout. */
-    public long idleClosedConnections()
-    {
-        return idleClosed.get();
     }
 
     /** A total over every counting thread; {@code index} is one of this class's constants. */
@@ -158,10 +110,5 @@ public final class GatewayStats
     public long openConnections()
     {
         return openConnections.get();
-    }
-
-    public long acceptedConnections()
-    {
-        return acceptedConnections.get();
     }
 }
