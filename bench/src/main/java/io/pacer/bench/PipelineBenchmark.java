@@ -5,6 +5,9 @@ import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.AdminCommand;
+import io.pacer.pipeline.DrainLoop;
+import io.pacer.pipeline.ThreadingMode;
+import io.pacer.pipeline.journal.Journaler;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PipelineConfig;
 import io.pacer.pipeline.Replier;
@@ -17,6 +20,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -30,9 +34,15 @@ import java.time.ZoneId;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The in-process pipeline, ring to shards to replier to answers, in bid requests per second: one
- * producer thread publishes as fast as the ring takes them (spinning while it is full), so the
- * figure is the pipeline's capacity. Answers go to a responder that only counts them.
+ * The in-process pipeline, ring to shards to replier to answers, in bid requests per second (and
+ * one loss notice per four bids, so 1.25 events per operation). Answers go to a responder that
+ * only counts them.
+ * <ul>
+ *   <li>{@code shared}: the benchmark thread is the drain loop, as a gateway event loop is: it
+ *       publishes {@value #READ} bids (one read's worth), then drains them itself.</li>
+ *   <li>{@code dedicated}: the benchmark thread only publishes, as fast as the ring takes them
+ *       (spinning while it is full); the shard and replier threads consume.</li>
+ * </ul>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -48,7 +58,14 @@ public class PipelineBenchmark
     @Param({"phased"})
     public String waitStrategy;
 
+    @Param({"shared", "dedicated"})
+    public String threading;
+
+    static final int READ = 64;
+
+    private final CallerDrainLoop loop = new CallerDrainLoop();
     private PacerPipeline pipeline;
+    private boolean shared;
     private final CountingResponder responder = new CountingResponder();
     private long requestId;
 
@@ -84,26 +101,81 @@ public class PipelineBenchmark
     @Setup(Level.Trial)
     public void setUp() throws Exception
     {
-        pipeline = new PacerPipeline(new PipelineConfig(shards, 1 << 16, waitStrategy, 100, PacingPolicy.DEFAULT),
-            SystemEpochClock.INSTANCE, Replier.DecisionListener.NONE);
+        final ThreadingMode mode = ThreadingMode.fromName(threading);
+        shared = mode == ThreadingMode.SHARED;
+        loop.owner = Thread.currentThread();
+        pipeline = new PacerPipeline(new PipelineConfig(shards, 1 << 16, waitStrategy, 3_600_000, PacingPolicy.DEFAULT, 0,
+            mode), SystemEpochClock.INSTANCE, Replier.DecisionListener.NONE, Journaler.NONE, loop);
         pipeline.start();
         final Instant start = Instant.now().minusSeconds(60);
         for (long id = 0; id < 1_000; id++)
         {
-            pipeline.submit(AdminCommand.update(new CampaignDefinition(id, Long.MAX_VALUE / 2_000, 0, start,
-                start.plusSeconds(86_400L * 365), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE), shards))
-                .get(10, TimeUnit.SECONDS);
+            final AdminCommand defined = pipeline.submit(AdminCommand.update(new CampaignDefinition(id,
+                Long.MAX_VALUE / 2_000, 0, start, start.plusSeconds(86_400L * 365), ZoneId.of("UTC"), 0,
+                PacingMode.ASAP, CampaignStatus.ACTIVE), shards));
+            if (shared)
+            {
+                pipeline.drain();
+            }
+            defined.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The benchmark thread as the drain loop: it drains when it chooses; no ticks. */
+    static final class CallerDrainLoop implements DrainLoop
+    {
+        volatile Thread owner;
+
+        @Override
+        public boolean inLoop()
+        {
+            return Thread.currentThread() == owner;
+        }
+
+        @Override
+        public void execute(final Runnable task)
+        {
+            // wake-ups are not needed: the benchmark thread drains after every read's worth
+        }
+
+        @Override
+        public AutoCloseable scheduleAtFixedRate(final Runnable task, final long periodMillis)
+        {
+            return () -> {};
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown()
     {
-        pipeline.close();
+        if (shared)
+        {
+            // the caller's loop cannot be asked to drain from another thread: drain, then leave it
+            loop.owner = Thread.currentThread();
+            pipeline.drain();
+        }
+        else
+        {
+            pipeline.close();
+        }
     }
 
     @Benchmark
-    public void bidRequest()
+    @OperationsPerInvocation(READ)
+    public void bidRequests()
+    {
+        for (int i = 0; i < READ; i++)
+        {
+            bidRequest();
+        }
+        if (shared)
+        {
+            loop.owner = Thread.currentThread();
+            pipeline.drain();
+        }
+    }
+
+    private void bidRequest()
     {
         final long id = ++requestId;
         while (!pipeline.tryPublishBid(id, id % 1_000, 1_000, responder))

@@ -3,6 +3,7 @@ package io.pacer.pipeline;
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
+import com.lmax.disruptor.YieldingWaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.pacer.model.PacingShard;
@@ -12,31 +13,32 @@ import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The whole pipeline, wired in one place:
  *
  * <pre>
- *  producers (multi)                 consumers
+ *  producers (multi)                 consumers, in ring order
  *  gateway I/O threads --+
- *  admin HTTP, watcher --+--> [ ring ] --> shard 0 .. shard N-1 (parallel) --> replier
- *  tick source ----------+                 each owns campaigns id &amp; (N-1)      answers, flushes,
- *                                                                                  closes ended streams
+ *  admin HTTP, watcher --+--> [ ring ] --> shard 0 .. shard N-1 --> replier
+ *  tick source ----------+                 each owns campaigns     journals the batch, then
+ *                                          id &amp; (N-1)             answers, flushes, closes
  * </pre>
  *
- * With a journal, the replier writes each batch to it (one write) before answering the batch.
- *
+ * The constructor is the one switch over {@link ThreadingMode}: in {@code SHARED} every consumer
+ * runs on one {@link DrainLoop} (the gateway event loop that reads, in the server) through a
+ * {@link RingDrainer}; in {@code DEDICATED} each shard and the replier has a Disruptor thread.
+ * Both see the same events in the same order and make the same decisions.
+ * <p>
  * Every event is stamped with the ingress time by its producer; shards read no clock.
  */
 public final class PacerPipeline implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(PacerPipeline.class);
+    private static final long NO_ROOM = -1;
 
     private final PipelineConfig config;
     private final EpochClock clock;
@@ -44,71 +46,120 @@ public final class PacerPipeline implements AutoCloseable
     private final RingBuffer<PacerEvent> ring;
     private final List<PacingHandler> shards;
     private final PipelineExceptionHandler exceptionHandler = new PipelineExceptionHandler();
-    private final TickSource ticks;
     private final Replier replier;
     private final Journaler journaler;
+    private final DrainLoop drainLoop;
+    private final RingDrainer drainer;
+    private final OwnThreadDrainLoop ownLoop;
+    private final TickSource ticks;
     private volatile boolean started;
+    /** Written by the drain loop only. */
+    private volatile long ringFullDrains;
 
     public PacerPipeline(final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions)
     {
-        this(config, clock, decisions, null);
+        this(config, clock, decisions, Journaler.NONE, null);
     }
 
     /**
-     * With a journal: the replier journals each batch before any of its answers leave, so no
-     * answer leaves before its request and decision are written.
+     * @param journaler journals each batch before any of its answers leave, so no answer leaves
+     *                  before its request and decision are written; {@link Journaler#NONE} for none
+     * @param drainLoop where a {@link ThreadingMode#SHARED} pipeline runs its consumers; null: a
+     *                  thread of its own ({@link OwnThreadDrainLoop}). Ignored when dedicated.
      */
     public PacerPipeline(
         final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions,
-        final Journaler journaler)
+        final Journaler journaler, final DrainLoop drainLoop)
     {
         this.config = config;
         this.clock = clock;
-        this.disruptor = new Disruptor<>(
-            PacerEvent::new, config.ringSize(), new NamedThreads(), ProducerType.MULTI,
-            WaitStrategies.fromName(config.waitStrategy()));
-        this.disruptor.setDefaultExceptionHandler(exceptionHandler);
-
-        final ShardRouter router = new ShardRouter(config.shards());
-        final List<PacingHandler> handlers = new ArrayList<>(config.shards());
-        for (int i = 0; i < config.shards(); i++)
-        {
-            handlers.add(new PacingHandler(i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos()));
-        }
-        this.shards = Collections.unmodifiableList(handlers);
-        this.replier = new Replier(decisions, journaler);
-        disruptor
-            .handleEventsWith(handlers.toArray(new PacingHandler[0]))
-            .then(replier);
         this.journaler = journaler;
-        this.ring = disruptor.getRingBuffer();
-        this.ticks = new TickSource(this, config.tickIntervalMillis());
+        this.replier = new Replier(decisions, journaler);
+        final ShardRouter router = new ShardRouter(config.shards());
+        final PacingHandler[] handlers = new PacingHandler[config.shards()];
+        for (int i = 0; i < handlers.length; i++)
+        {
+            handlers[i] = new PacingHandler(
+                i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos());
+        }
+        this.shards = List.of(handlers);
+
+        switch (config.threading())
+        {
+            case SHARED ->
+            {
+                // nobody waits on the ring: a wait strategy whose publish signals nothing
+                this.disruptor = new Disruptor<>(PacerEvent::new, config.ringSize(), PacerThreads.factory("pacer-ring"),
+                    ProducerType.MULTI, new YieldingWaitStrategy());
+                this.ownLoop = drainLoop == null ? new OwnThreadDrainLoop() : null;
+                this.drainLoop = drainLoop == null ? ownLoop : drainLoop;
+                this.ring = disruptor.getRingBuffer();
+                this.drainer = new RingDrainer(ring, handlers, replier, exceptionHandler, this.drainLoop);
+            }
+            case DEDICATED ->
+            {
+                this.disruptor = new Disruptor<>(PacerEvent::new, config.ringSize(), PacerThreads.factory("pacer-ring"),
+                    ProducerType.MULTI, WaitStrategies.fromName(config.waitStrategy()));
+                disruptor.setDefaultExceptionHandler(exceptionHandler);
+                disruptor.handleEventsWith(handlers).then(replier);
+                this.ownLoop = null;
+                this.drainLoop = null;
+                this.ring = disruptor.getRingBuffer();
+                this.drainer = null;
+            }
+            default -> throw new IllegalArgumentException("threading " + config.threading());
+        }
+        this.ticks = new TickSource(this, config.tickIntervalMillis(), this.drainLoop);
     }
 
-    /** Starts the handler threads and the tick source. */
+    /** Starts the consumers and the tick source. */
     public void start()
     {
-        disruptor.start();
-        ticks.start();
+        if (drainer == null)
+        {
+            disruptor.start();
+        }
         started = true;
-        LOG.info("pipeline started: {} shard(s), ring {} slots, wait strategy {}",
-            config.shards(), config.ringSize(), config.waitStrategy());
+        ticks.start();
+        LOG.info("pipeline started: {} threading, {} shard(s), ring {} slots{}", config.threading().name().toLowerCase(),
+            config.shards(), config.ringSize(),
+            drainer == null ? ", wait strategy " + config.waitStrategy() : "");
     }
 
     /**
-     * Publishes a bid request unless the ring is full; never blocks.
+     * Publishes a bid request unless the ring is full; never blocks. Does not wake a shared
+     * drain loop: call {@link #wake()} once after a read's publishes.
      *
      * @return false if the ring is full: answer OVERLOADED yourself
      */
     public boolean tryPublishBid(
         final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder)
     {
-        final long sequence = tryClaim();
-        if (sequence < 0)
+        final long sequence = claim(false);
+        if (sequence == NO_ROOM)
         {
             return false;
         }
         ring.get(sequence).bidRequest(requestId, campaignId, bidCpmMicros, clock.time(), System.nanoTime(), responder);
+        ring.publish(sequence);
+        return true;
+    }
+
+    /**
+     * Publishes a win or loss notice if there is room; never blocks, does not wake (see
+     * {@link #tryPublishBid}).
+     *
+     * @return false if the ring is full: keep the notice and try again (never drop it)
+     */
+    public boolean tryPublishNotice(
+        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    {
+        final long sequence = claim(false);
+        if (sequence == NO_ROOM)
+        {
+            return false;
+        }
+        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
         ring.publish(sequence);
         return true;
     }
@@ -119,26 +170,25 @@ public final class PacerPipeline implements AutoCloseable
      */
     public void publishNotice(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
     {
-        final long sequence = ring.next();
+        final long sequence = claim(true);
         ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
-        ring.publish(sequence);
+        publishAndWake(sequence);
     }
 
     /**
-     * Publishes a win or loss notice if there is room; never blocks.
+     * Publishes an end-of-stream marker if there is room; never blocks.
      *
-     * @return false if the ring is full: keep the notice and try again (never drop it)
+     * @return false if the ring is full: try again
      */
-    public boolean tryPublishNotice(
-        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    public boolean tryPublishEndOfStream(final Responder responder)
     {
-        final long sequence = tryClaim();
-        if (sequence < 0)
+        final long sequence = claim(false);
+        if (sequence == NO_ROOM)
         {
             return false;
         }
-        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
-        ring.publish(sequence);
+        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
+        publishAndWake(sequence);
         return true;
     }
 
@@ -155,44 +205,14 @@ public final class PacerPipeline implements AutoCloseable
             command.completeExceptionally(new IllegalStateException("pipeline not running"));
             return true;
         }
-        final long sequence = tryClaim();
-        if (sequence < 0)
+        final long sequence = claim(false);
+        if (sequence == NO_ROOM)
         {
             return false;
         }
         ring.get(sequence).admin(command, clock.time(), System.nanoTime());
-        ring.publish(sequence);
+        publishAndWake(sequence);
         return true;
-    }
-
-    /**
-     * Publishes an end-of-stream marker if there is room; never blocks.
-     *
-     * @return false if the ring is full: try again
-     */
-    public boolean tryPublishEndOfStream(final Responder responder)
-    {
-        final long sequence = tryClaim();
-        if (sequence < 0)
-        {
-            return false;
-        }
-        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
-        ring.publish(sequence);
-        return true;
-    }
-
-    /** A claimed slot, or -1 if the ring is full. */
-    private long tryClaim()
-    {
-        try
-        {
-            return ring.tryNext();
-        }
-        catch (final InsufficientCapacityException full)
-        {
-            return -1;
-        }
     }
 
     /** Publishes an admin command (waits for room) and returns it, to be awaited. */
@@ -203,15 +223,15 @@ public final class PacerPipeline implements AutoCloseable
             command.completeExceptionally(new IllegalStateException("pipeline not running"));
             return command;
         }
-        final long sequence = ring.next();
+        final long sequence = claim(true);
         ring.get(sequence).admin(command, clock.time(), System.nanoTime());
-        ring.publish(sequence);
+        publishAndWake(sequence);
         return command;
     }
 
     /**
-     * Asks every shard for its state at one ring position; completes (on the replier thread) once
-     * the journal holds everything before that position.
+     * Asks every shard for its state at one ring position; completes (on the replier's thread)
+     * once the journal holds everything before that position.
      */
     public SnapshotCommand requestSnapshot()
     {
@@ -221,18 +241,87 @@ public final class PacerPipeline implements AutoCloseable
             request.completeExceptionally(new IllegalStateException("pipeline not running"));
             return request;
         }
-        final long sequence = ring.next();
+        final long sequence = claim(true);
         ring.get(sequence).snapshot(request, clock.time(), System.nanoTime());
-        ring.publish(sequence);
+        publishAndWake(sequence);
         return request;
     }
 
     /** Publishes the current time. */
     public void publishTick()
     {
-        final long sequence = ring.next();
+        final long sequence = claim(true);
         ring.get(sequence).tick(clock.time(), System.nanoTime());
+        publishAndWake(sequence);
+    }
+
+    /**
+     * The one claim: a ring slot, or {@link #NO_ROOM}. On a shared drain loop a full ring is
+     * drained first, since the loop itself is what frees room. Otherwise {@code wait} waits for
+     * room and its absence gives up at once.
+     */
+    private long claim(final boolean wait)
+    {
+        while (true)
+        {
+            try
+            {
+                return ring.tryNext();
+            }
+            catch (final InsufficientCapacityException full)
+            {
+                final boolean drained = drainer != null && drainLoop.inLoop() && drainer.drain() > 0;
+                if (drained)
+                {
+                    ringFullDrains++;
+                }
+                else
+                {
+                    if (!wait)
+                    {
+                        return NO_ROOM;
+                    }
+                    if (drainer != null && drainLoop.inLoop())
+                    {
+                        throw new IllegalStateException("ring full while its own drain loop publishes from a drain");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    private void publishAndWake(final long sequence)
+    {
         ring.publish(sequence);
+        wake();
+    }
+
+    /**
+     * After publishing: a shared drain loop drains soon (requests coalesce, once per loop pass).
+     * Nothing to do when dedicated, where the wait strategy wakes the consumers.
+     */
+    public void wake()
+    {
+        if (drainer != null)
+        {
+            drainer.requestDrain();
+        }
+    }
+
+    /**
+     * On a shared pipeline's drain loop, now: handles every event published so far (a loop that
+     * wants a drain at once rather than at the end of its pass, such as a benchmark's).
+     *
+     * @return events handled
+     */
+    public int drain()
+    {
+        if (drainer == null || !drainLoop.inLoop())
+        {
+            throw new IllegalStateException("drain() is for a shared pipeline's drain loop");
+        }
+        return drainer.drain();
     }
 
     /** The ring itself, for tests in this package. */
@@ -275,6 +364,15 @@ public final class PacerPipeline implements AutoCloseable
         return replier.journalFailure();
     }
 
+    /**
+     * Times a shared pipeline's drain loop found the ring full as it published, and drained it
+     * there and then to make room (the loop is the ring's consumer: it never waits for room).
+     */
+    public long ringFullDrains()
+    {
+        return ringFullDrains;
+    }
+
     /** Events whose handling threw (each was answered and skipped). */
     public long handlerFailures()
     {
@@ -282,18 +380,34 @@ public final class PacerPipeline implements AutoCloseable
     }
 
     /**
-     * Stops the ticks, lets the handlers finish every event already published, then stops them.
-     * Stop the other producers first.
+     * Stops the ticks, lets the consumers finish every event already published, then stops them
+     * and closes the journal. Stop the other producers first.
      */
     @Override
     public void close()
     {
         ticks.close();
-        if (!started)
+        if (started)
         {
-            return;
+            started = false;
+            if (drainer == null)
+            {
+                stopDedicated();
+            }
+            else
+            {
+                stopShared();
+            }
         }
-        started = false;
+        journaler.close();
+        if (ownLoop != null)
+        {
+            ownLoop.close();
+        }
+    }
+
+    private void stopDedicated()
+    {
         try
         {
             disruptor.shutdown(10, TimeUnit.SECONDS);
@@ -303,29 +417,40 @@ public final class PacerPipeline implements AutoCloseable
             LOG.warn("pipeline did not drain within 10 s; halting");
             disruptor.halt();
         }
-        if (journaler != null)
-        {
-            try
-            {
-                journaler.close();
-            }
-            catch (final RuntimeException ex)
-            {
-                LOG.error("JOURNAL could not be flushed and closed: what the last batches wrote may not be on disk", ex);
-            }
-        }
     }
 
-    private static final class NamedThreads implements ThreadFactory
+    /** Drains on the loop until the ring is empty (10 s at most), then stops draining. */
+    private void stopShared()
     {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(final Runnable r)
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        boolean empty = false;
+        while (!empty && System.nanoTime() < deadline)
         {
-            final Thread thread = new Thread(r, "pacer-ring-" + count.getAndIncrement());
-            thread.setDaemon(true);
-            return thread;
+            final CompletableFuture<Boolean> drained = new CompletableFuture<>();
+            try
+            {
+                drainLoop.execute(() ->
+                {
+                    drainer.drain();
+                    final boolean idle = drainer.idle();
+                    if (idle || System.nanoTime() > deadline)
+                    {
+                        drainer.stop();
+                    }
+                    drained.complete(idle);
+                });
+                empty = drained.get(10, TimeUnit.SECONDS);
+            }
+            catch (final Exception ex)
+            {
+                LOG.warn("pipeline could not drain on its loop: {}", ex.toString());
+                return;
+            }
+        }
+        if (!empty)
+        {
+            LOG.warn("pipeline did not drain within 10 s; stopping");
+            drainLoop.execute(drainer::stop);
         }
     }
 }

@@ -48,13 +48,22 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
+        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0);
+        batchDone(batchSize, queueDepth);
+    }
+
+    /** A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here. */
+    void beginBatch(final long nowNanos)
+    {
+        batchStartNanos = nowNanos;
+    }
+
+    /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting after it. */
+    void batchDone(final long batchSize, final long queueDepth)
+    {
         batches++;
         batchedEvents += batchSize;
         lastQueueDepth = queueDepth;
-        if (queueDeadlineNanos > 0)
-        {
-            batchStartNanos = System.nanoTime();
-        }
     }
 
     @Override

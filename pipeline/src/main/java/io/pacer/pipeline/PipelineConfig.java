@@ -12,16 +12,22 @@ import io.pacer.model.PacingPolicy;
  * @param policy             pacing parameters
  * @param queueDeadlineNanos a bid that has waited longer than this in the ring when its shard
  *                           comes to it is answered OVERLOADED without evaluation; 0: no deadline
+ * @param threading          which threads run the consumers
  */
 public record PipelineConfig(
-    int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy, long queueDeadlineNanos)
+    int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy, long queueDeadlineNanos,
+    ThreadingMode threading)
 {
+    /** The threading mode tests run in: {@code -Dpacer.pipeline.threading=...}, shared by default. */
+    public static final ThreadingMode TEST_THREADING =
+        ThreadingMode.fromName(System.getProperty("pacer.pipeline.threading", "shared"));
+
     /** Without a queue deadline. */
     public PipelineConfig(
         final int shards, final int ringSize, final String waitStrategy, final long tickIntervalMillis,
         final PacingPolicy policy)
     {
-        this(shards, ringSize, waitStrategy, tickIntervalMillis, policy, 0);
+        this(shards, ringSize, waitStrategy, tickIntervalMillis, policy, 0, TEST_THREADING);
     }
 
     public PipelineConfig
@@ -39,13 +45,26 @@ public record PipelineConfig(
         {
             throw new IllegalArgumentException("tickIntervalMillis must be > 0, was " + tickIntervalMillis);
         }
+        if (threading == null)
+        {
+            throw new IllegalArgumentException("threading must be one of " + ThreadingMode.NAMES);
+        }
         if (queueDeadlineNanos < 0)
         {
             throw new IllegalArgumentException("queueDeadlineNanos must be >= 0, was " + queueDeadlineNanos);
         }
     }
 
-    /** A small pipeline for tests: 2 shards, 1024 slots, blocking wait, 10 ms ticks. */
+    /** The same shape in another threading mode. */
+    public PipelineConfig withThreading(final ThreadingMode mode)
+    {
+        return new PipelineConfig(shards, ringSize, waitStrategy, tickIntervalMillis, policy, queueDeadlineNanos, mode);
+    }
+
+    /**
+     * A small pipeline for tests: 2 shards, 1024 slots, blocking wait, 10 ms ticks, in
+     * {@link #TEST_THREADING}.
+     */
     public static PipelineConfig forTests()
     {
         return new PipelineConfig(2, 1024, "blocking", 10, PacingPolicy.DEFAULT);

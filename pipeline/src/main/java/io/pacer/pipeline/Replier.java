@@ -45,10 +45,10 @@ public final class Replier implements EventHandler<PacerEvent>
 
     public Replier(final DecisionListener decisions)
     {
-        this(decisions, null);
+        this(decisions, Journaler.NONE);
     }
 
-    /** @param journal journals each batch before its answers leave; null for none */
+    /** @param journal journals each batch before its answers leave; {@link Journaler#NONE} for none */
     public Replier(final DecisionListener decisions, final Journaler journal)
     {
         this.decisions = decisions;
@@ -60,7 +60,7 @@ public final class Replier implements EventHandler<PacerEvent>
     {
         try
         {
-            if (journal != null && !failedClosed)
+            if (!failedClosed)
             {
                 try
                 {
@@ -95,7 +95,7 @@ public final class Replier implements EventHandler<PacerEvent>
             else if (event.snapshot != null)
             {
                 // covers every journal record appended before this point
-                event.snapshot.covered(journal == null ? -1 : journal.writer().nextSequence());
+                event.snapshot.covered(journal.nextSequence());
                 snapshots.add(event.snapshot);
             }
         }
@@ -114,7 +114,7 @@ public final class Replier implements EventHandler<PacerEvent>
     /** Journal first; then answers, admin completions and closes, in that order. */
     private void endBatch()
     {
-        if (journal != null && !failedClosed)
+        if (!failedClosed)
         {
             try
             {

@@ -33,7 +33,8 @@ class PacerPipelineTest
         clock.update(T0.toEpochMilli() + 1000);
         // ticks far apart: these tests publish their own time
         pipeline = new PacerPipeline(
-            new PipelineConfig(shards, 256, "blocking", 3_600_000, PacingPolicy.DEFAULT, queueDeadlineNanos),
+            new PipelineConfig(shards, 256, "blocking", 3_600_000, PacingPolicy.DEFAULT, queueDeadlineNanos,
+                PipelineConfig.TEST_THREADING),
             clock, Replier.DecisionListener.NONE);
         pipeline.start();
         return pipeline;
@@ -67,9 +68,13 @@ class PacerPipelineTest
         define(campaign(2, 10));
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(100, 1, 10_000, responder);
+        pipeline.wake();
         pipeline.tryPublishBid(101, 2, 10_000, responder);
+        pipeline.wake();
         pipeline.tryPublishBid(102, 1, 1, responder);
+        pipeline.wake();
         pipeline.tryPublishBid(103, 3, 1, responder);
+        pipeline.wake();
         assertThat(responder.awaitAnswers(4)).containsExactly(
             "100:NONE", "101:NONE", "102:BUDGET_EXHAUSTED", "103:UNKNOWN_CAMPAIGN");
     }
@@ -81,8 +86,10 @@ class PacerPipelineTest
         define(campaign(1, 100));
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 1, 40_000, responder);
+        pipeline.wake();
         final AdminCommand lower = pipeline.submit(AdminCommand.update(campaign(1, 50), 2));
         pipeline.tryPublishBid(2, 1, 40_000, responder);
+        pipeline.wake();
         assertThat(responder.awaitAnswers(2)).containsExactly("1:NONE", "2:BUDGET_EXHAUSTED");
         assertThat(lower.get(10, TimeUnit.SECONDS).get(0).reservedNanos()).isEqualTo(40_000);
     }
@@ -97,6 +104,7 @@ class PacerPipelineTest
         }
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 3, 7_000, responder);
+        pipeline.wake();
         pipeline.publishNotice(true, 1, 3, 5_000);
         final List<CampaignSnapshot> one = pipeline.submit(AdminCommand.query(3, 4)).get(10, TimeUnit.SECONDS);
         assertThat(one).hasSize(1);
@@ -114,9 +122,12 @@ class PacerPipelineTest
         define(campaign(1, 10));
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 1, 10_000, responder);
+        pipeline.wake();
         pipeline.tryPublishBid(2, 1, 10_000, responder);
+        pipeline.wake();
         pipeline.publishNotice(false, 1, 1, 0);
         pipeline.tryPublishBid(3, 1, 10_000, responder);
+        pipeline.wake();
         assertThat(responder.awaitAnswers(3)).containsExactly("1:NONE", "2:BUDGET_EXHAUSTED", "3:NONE");
     }
 
@@ -131,7 +142,9 @@ class PacerPipelineTest
         poisoned.bidRequest(66, 1, 1_000, clock.time(), System.nanoTime(), responder);
         poisoned.type = null;
         pipeline.ring().publish(sequence);
+        pipeline.wake();
         pipeline.tryPublishBid(67, 1, 1_000, responder);
+        pipeline.wake();
         assertThat(responder.awaitAnswers(2)).containsExactly("66:OVERLOADED", "67:NONE");
         assertThat(pipeline.handlerFailures()).isGreaterThanOrEqualTo(1);
     }
@@ -143,7 +156,9 @@ class PacerPipelineTest
         define(campaign(1, 100));
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 1, 1_000, responder);
+        pipeline.wake();
         pipeline.tryPublishBid(2, 2, 1_000, responder);
+        pipeline.wake();
         assertThat(pipeline.tryPublishEndOfStream(responder)).isTrue();
         assertThat(responder.awaitAnswers(3)).containsExactly("1:NONE", "2:UNKNOWN_CAMPAIGN", "closed");
     }
@@ -157,6 +172,7 @@ class PacerPipelineTest
         for (int i = 0; i < 200; i++)
         {
             pipeline.tryPublishBid(i, 1, 1_000, responder);
+            pipeline.wake();
         }
         assertThat(responder.awaitAnswers(200)).hasSize(200);
         assertThat(responder.flushes()).isBetween(1, 200);
@@ -190,8 +206,10 @@ class PacerPipelineTest
             final long bidCpmMicros = 1 + random.nextLong(3_000);
             while (!pipeline.tryPublishBid(i, campaignId, bidCpmMicros, responder))
             {
+                pipeline.wake();
                 Thread.onSpinWait();
             }
+            pipeline.wake();
             if (random.nextInt(3) == 0)
             {
                 pipeline.publishNotice(random.nextBoolean(), random.nextInt(i + 1), campaignId, random.nextLong(1_000));
@@ -213,7 +231,9 @@ class PacerPipelineTest
         final long sequence = pipeline.ring().next();
         pipeline.ring().get(sequence).bidRequest(1, 1, 40_000, clock.time(), System.nanoTime() - 1_000_000_000L, responder);
         pipeline.ring().publish(sequence);
+        pipeline.wake();
         pipeline.tryPublishBid(2, 1, 40_000, responder);
+        pipeline.wake();
         assertThat(responder.awaitAnswers(2)).containsExactly("1:OVERLOADED", "2:NONE");
         assertThat(pipeline.shards().get(0).deadlineShed()).isEqualTo(1);
         final CampaignSnapshot state = pipeline.submit(AdminCommand.query(1, 1)).get(10, TimeUnit.SECONDS).get(0);
@@ -227,6 +247,7 @@ class PacerPipelineTest
         define(campaign(1, 100));
         final CollectingResponder responder = new CollectingResponder();
         pipeline.tryPublishBid(1, 1, 40_000, responder);
+        pipeline.wake();
         responder.awaitAnswers(1);
         // fill the ring with claimed but unpublished slots: nothing can move
         final long size = pipeline.config().ringSize();
@@ -238,9 +259,11 @@ class PacerPipelineTest
             pipeline.ring().get(s).tick(clock.time(), System.nanoTime());
         }
         pipeline.ring().publish(first - size + 1, first);
+        pipeline.wake();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!pipeline.tryPublishNotice(true, 1, 1, 30_000))
         {
+            pipeline.wake();
             assertThat(System.nanoTime() - deadline).as("room within 10 s").isNegative();
             Thread.onSpinWait();
         }

@@ -3,6 +3,7 @@ package io.pacer.pipeline;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.pipeline.journal.Journaler;
+import io.pacer.pipeline.journal.WritingJournaler;
 import io.pacer.wire.Reason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +27,7 @@ class ReplierJournalFailureTest
     void brokenJournal() throws Exception
     {
         notADirectory = Files.createTempFile("pacer-journal", ".not-a-dir");
-        journaler = new Journaler(new JournalWriter(notADirectory, 0, 1, PacingPolicy.DEFAULT, 1 << 20,
+        journaler = new WritingJournaler(new JournalWriter(notADirectory, 0, 1, PacingPolicy.DEFAULT, 1 << 20,
             JournalWriter.FsyncPolicy.NEVER, 100));
     }
 

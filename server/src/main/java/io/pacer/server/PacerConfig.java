@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.PipelineConfig;
+import io.pacer.pipeline.ThreadingMode;
 import io.pacer.pipeline.WaitStrategies;
 
 import java.net.InetAddress;
@@ -125,6 +126,15 @@ public final class PacerConfig
         {
             throw new InvalidConfigException("pacer.pipeline.wait-strategy", ex.getMessage());
         }
+        final ThreadingMode threading;
+        try
+        {
+            threading = ThreadingMode.fromName(string(config, "pacer.pipeline.threading"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidConfigException("pacer.pipeline.threading", ex.getMessage());
+        }
         final long tickMillis = duration(config, "pacer.pipeline.tick-interval", false).toMillis();
         final long ttlMillis = duration(config, "pacer.pacing.reservation-ttl", false).toMillis();
         final Duration replan = duration(config, "pacer.pacing.replan-interval", false);
@@ -134,7 +144,7 @@ public final class PacerConfig
         }
         final long queueDeadlineNanos = duration(config, "pacer.pipeline.queue-deadline", true).toNanos();
         this.pipeline = new PipelineConfig(shards, ringSize, waitStrategy, Math.max(1, tickMillis),
-            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())), queueDeadlineNanos);
+            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())), queueDeadlineNanos, threading);
 
         if (adminToken.isEmpty() && !isLoopback(adminHost))
         {

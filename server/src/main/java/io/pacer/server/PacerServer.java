@@ -11,6 +11,7 @@ import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.pipeline.journal.SnapshotStore;
 import io.pacer.pipeline.SnapshotCommand;
 import io.pacer.pipeline.journal.Journaler;
+import io.pacer.pipeline.journal.WritingJournaler;
 import io.pacer.pipeline.Replier;
 import io.pacer.server.admin.AdminHandler;
 import io.pacer.server.admin.AdminServer;
@@ -59,7 +60,7 @@ public final class PacerServer implements AutoCloseable
     private final BearerTokenCheck auth;
     private final CampaignsFileWatcher watcher;
     private final PacerMetrics metrics;
-    private final Journaler journaler;
+    private final JournalWriter journal;
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
@@ -82,19 +83,20 @@ public final class PacerServer implements AutoCloseable
         }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
-        this.journaler = config.journalEnabled() ? new Journaler(new JournalWriter(config.journalDir(), 0,
+        this.journal = config.journalEnabled() ? new JournalWriter(config.journalDir(), 0,
             config.pipeline().shards(), config.pipeline().policy(), config.journalSegmentBytes(),
             JournalWriter.FsyncPolicy.valueOf(config.journalFsync().toUpperCase(Locale.ROOT)),
-            config.journalFsyncInterval().toMillis())) : null;
-        this.pipeline = new PacerPipeline(config.pipeline(), clock,
-            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journaler);
+            config.journalFsyncInterval().toMillis()) : null;
         this.gateway = new GatewayServer(config.gatewayIoThreads());
+        this.pipeline = new PacerPipeline(config.pipeline(), clock,
+            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(),
+            journal == null ? Journaler.NONE : new WritingJournaler(journal), gateway.drainLoop());
         this.auth = new BearerTokenCheck(config.adminToken());
         this.adminHandler = new AdminHandler(pipeline, auth, health,
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = config.campaignsFile() == null ? null :
             new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline,
-                journaler == null ? null : config.journalDir().resolve("campaigns-file.applied.json"));
+                journal == null ? null : config.journalDir().resolve("campaigns-file.applied.json"));
         if (metrics != null)
         {
             registerMetrics(metrics);
@@ -137,9 +139,9 @@ public final class PacerServer implements AutoCloseable
             adminHandler::ringWaits);
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
             auth::rejections);
-        if (journaler != null)
+        if (journal != null)
         {
-            final JournalWriter writer = journaler.writer();
+            final JournalWriter writer = journal;
             m.counter("pacer.journal.written", "Bytes written to the journal", "bytes", writer::bytesWritten);
             m.counter("pacer.journal.fsyncs", "Journal fsyncs", null, writer::fsyncs);
             m.gauge("pacer.journal.failed", "1 once a journal write or fsync failed: the pacer answers no BIDs until restarted",
@@ -176,7 +178,7 @@ public final class PacerServer implements AutoCloseable
     {
         adminAddress = admin.bind(config.adminHost(), config.adminPort(), adminHandler, config.adminMaxBodyBytes(),
             config.adminTls());
-        if (journaler != null)
+        if (journal != null)
         {
             recover();
         }
@@ -186,7 +188,7 @@ public final class PacerServer implements AutoCloseable
             watcher.loadInitial();
             watcher.start();
         }
-        if (journaler != null && !config.snapshotInterval().isZero())
+        if (journal != null && !config.snapshotInterval().isZero())
         {
             snapshots = Executors.newSingleThreadScheduledExecutor(r ->
             {
@@ -259,7 +261,7 @@ public final class PacerServer implements AutoCloseable
             LOG.error("JOURNAL CORRUPT: {}; pacer.journal.truncate-corrupt is set, cutting the journal there", ex.getMessage());
             JournalRepair.truncateAt(dir, ex.file(), ex.offset());
         }
-        journaler.writer().resumeAt(Math.max(reader.lastSequence() + 1, from));
+        journal.resumeAt(Math.max(reader.lastSequence() + 1, from));
         replayedEvents = replay.events();
         LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,
@@ -272,7 +274,7 @@ public final class PacerServer implements AutoCloseable
      */
     public Path snapshotNow()
     {
-        if (journaler == null)
+        if (journal == null)
         {
             throw new IllegalStateException("snapshots need the journal (pacer.journal.enabled)");
         }

@@ -1,5 +1,7 @@
 package io.pacer.server;
 
+import io.pacer.pipeline.PipelineConfig;
+
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -38,7 +40,9 @@ final class PacerProcess
     {
         final Process process = new ProcessBuilder("java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-Dpacer.home=" + home, "-Dpacer.gateway.port=" + gateway, "-Dpacer.admin.port=" + admin,
-            "-Dpacer.campaigns.file=campaigns.json", "-jar", JAR.toString(), "serve")
+            "-Dpacer.campaigns.file=campaigns.json",
+            "-Dpacer.pipeline.threading=" + PipelineConfig.TEST_THREADING.name().toLowerCase(java.util.Locale.ROOT),
+            "-jar", JAR.toString(), "serve")
             .redirectError(home.resolve("server-" + System.nanoTime() + ".log").toFile()).start();
         final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         final String ready = CompletableFuture.supplyAsync(() ->

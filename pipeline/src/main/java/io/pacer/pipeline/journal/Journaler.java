@@ -1,56 +1,48 @@
 package io.pacer.pipeline.journal;
 
-import io.pacer.model.CampaignJson;
 import io.pacer.pipeline.PacerEvent;
 
 /**
- * Journals every input the pacing logic saw, with the decision it made, in ring order. The
- * replier drives it: it appends each event after the shards have decided it, and at the end of
- * a ring batch writes the batch (one write, an fsync by policy) before any answer of the batch
- * leaves. State queries advance shard time, so they are journaled as ticks; end-of-stream
- * markers change nothing and are not journaled.
+ * What the replier journals each decided event to, batch by batch: {@link WritingJournaler}, or
+ * {@link #NONE} when the journal is off.
  */
-public final class Journaler
+public interface Journaler extends AutoCloseable
 {
-    private final JournalWriter writer;
-
-    public Journaler(final JournalWriter writer)
+    /** No journal: nothing is written, and a snapshot covers no journal sequence. */
+    Journaler NONE = new Journaler()
     {
-        this.writer = writer;
-    }
+        @Override
+        public void append(final PacerEvent event)
+        {
+        }
+
+        @Override
+        public void endOfBatch()
+        {
+        }
+
+        @Override
+        public long nextSequence()
+        {
+            return -1;
+        }
+
+        @Override
+        public void close()
+        {
+        }
+    };
 
     /** Appends one decided event to the current batch. */
-    public void append(final PacerEvent event)
-    {
-        switch (event.type())
-        {
-            case BID_REQUEST -> writer.bid(event.epochMillis(), event.requestId(), event.campaignId(), event.cpmMicros(),
-                event.reason().value());
-            case WIN_NOTICE -> writer.notice(true, event.epochMillis(), event.requestId(), event.campaignId(),
-                event.cpmMicros());
-            case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(), 0);
-            case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), CampaignJson.definition(event.definition()));
-            case TICK, STATE_QUERY -> writer.tick(event.epochMillis());
-            default ->
-            {
-                // END_OF_STREAM: not an input to pacing
-            }
-        }
-    }
+    void append(PacerEvent event);
 
     /** Writes the batch; returns once the journal holds it (forced, under the BATCH policy). */
-    public void endOfBatch()
-    {
-        writer.endOfBatch();
-    }
+    void endOfBatch();
 
-    public void close()
-    {
-        writer.close();
-    }
+    /** The sequence the next record will get; -1 without a journal. */
+    long nextSequence();
 
-    public JournalWriter writer()
-    {
-        return writer;
-    }
+    /** Flushes and closes; a failure is logged, not thrown. */
+    @Override
+    void close();
 }

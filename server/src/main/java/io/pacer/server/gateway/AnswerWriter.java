@@ -101,6 +101,21 @@ final class AnswerWriter implements Responder
             replierCounters = stats.forCurrentThread();
         }
         replierCounters.add(GatewayStats.BYTES_OUT, batch.readableBytes());
+        if (channel.eventLoop().inEventLoop() && handOff.isEmpty())
+        {
+            // shared threading: the loop that reads this connection decided the batch; no hand-off
+            if (channel.isActive())
+            {
+                ctx.write(batch, ctx.voidPromise());
+                ctx.flush();
+                connection.checkUnwritten();
+            }
+            else
+            {
+                batch.release();
+            }
+            return;
+        }
         if (!handOff.offer(batch))
         {
             // a connection so slow that 1,024 batches wait: fall back to Netty's own queueing

@@ -76,6 +76,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private ByteBuf cumulation;
     private boolean wroteOnLoop;
     private boolean framingLost;
+    private boolean decoding;
     private boolean closing;
     private boolean draining;
     private boolean endOfStreamOwed;
@@ -152,11 +153,22 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     /** Decodes what has arrived, up to a held notice; the rest waits for the ring. */
     private void decodeCumulation()
     {
-        if (cumulation == null || noticeHeld || framingLost)
+        if (cumulation == null || noticeHeld || framingLost || decoding)
         {
             return;
         }
-        if (reader.read(cumulation, this) == FrameParser.FRAMING_LOST)
+        // a shared pipeline may drain inside this decode (ring full): never decode within it
+        decoding = true;
+        final int consumed;
+        try
+        {
+            consumed = reader.read(cumulation, this);
+        }
+        finally
+        {
+            decoding = false;
+        }
+        if (consumed == FrameParser.FRAMING_LOST)
         {
             // answer what was accepted before the bad frame, then close (through the ring)
             framingLost = true;
@@ -173,6 +185,8 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         {
             cumulation.discardSomeReadBytes();
         }
+        // one wake per read, not per frame: a shared pipeline drains at the end of this loop pass
+        pipeline.wake();
     }
 
     private void releaseCumulation()

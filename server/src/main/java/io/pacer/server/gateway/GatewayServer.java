@@ -7,10 +7,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.pacer.loadtest.Transport;
+import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +35,23 @@ public final class GatewayServer implements AutoCloseable
     private final EventLoopGroup ioGroup;
     private final ChannelGroup connections = new DefaultChannelGroup("gateway", GlobalEventExecutor.INSTANCE);
     private final GatewayStats stats = new GatewayStats();
+    private final DrainLoop drainLoop;
     private Channel serverChannel;
 
     public GatewayServer(final int ioThreads)
     {
         this.bossGroup = Transport.group(1, "pacer-gateway-accept");
         this.ioGroup = Transport.group(ioThreads, "pacer-gateway-io");
+        this.drainLoop = new NettyDrainLoop((SingleThreadEventLoop)ioGroup.iterator().next());
+    }
+
+    /**
+     * The first I/O event loop ({@code pacer-gateway-io-0}), which runs a shared pipeline's
+     * consumers: connections it reads are answered with no thread hop.
+     */
+    public DrainLoop drainLoop()
+    {
+        return drainLoop;
     }
 
     /**
