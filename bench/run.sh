@@ -6,7 +6,9 @@
 #   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
 #   RUNS=5 DURATION=20s bench/run.sh
 #   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics journal open gc replay redis pacing
-#                                   # deadline tls
+#                                   # deadline tls modes before
+#   BASE_JAR=/tmp/base/server/target/pacer.jar ONLY=before bench/run.sh
+#                                   # this commit against another build, alternating in one run
 #
 # Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
 set -euo pipefail
@@ -15,7 +17,7 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
-ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing deadline tls"}
+ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing deadline tls modes"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -53,7 +55,7 @@ wait_port() {
 start_pacer() { # extra JVM options...; each server journals into a fresh directory, removed at stop
   journal_dir=$(mktemp -d /tmp/pacer-bench-journal.XXXXXX)
   java $OPENS -Dpacer.journal.dir="$journal_dir" "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
-    -jar "$JAR" serve > "$out/pacer.log" 2>&1 &
+    -jar "${SERVER_JAR:-$JAR}" serve > "$out/pacer.log" 2>&1 &
   server_pid=$!
   wait_port $GW
 }
@@ -196,6 +198,49 @@ if wants tls; then
       > "$out/tls-tls-$r.json"
     grep -o "TLS with .*" "$out/pacer.log" | head -1 > "$out/tls-provider.txt" || true
     stop_server
+  done
+fi
+
+# threading mode x wait strategy: idle CPU, closed loop, open loop at 10k/100k/250k against one
+# warm server per setting, and the trivial server under the same loads; alternating, RUNS times
+if wants modes; then
+  for r in $(seq 1 "$RUNS"); do
+    log "modes: trivial server, run $r"
+    java $OPENS -cp "$BENCH" io.pacer.bench.TrivialGateway $TRIVIAL > "$out/trivial.log" 2>&1 &
+    server_pid=$!
+    wait_port $TRIVIAL
+    loadtest --port $TRIVIAL -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" > "$out/modes-trivial-closed-$r.json"
+    for rate in 10000 100000 250000; do
+      loadtest --port $TRIVIAL -c 8 --rate $rate -d "$DURATION" --warmup "$WARMUP" > "$out/modes-trivial-open$rate-$r.json" || true
+    done
+    stop_server
+    for setting in shared:phased dedicated:phased dedicated:blocking dedicated:yielding; do
+      mode=${setting%%:*}; ws=${setting##*:}
+      log "modes: $mode threading, $ws wait, run $r"
+      start_pacer -Dpacer.pipeline.threading=$mode -Dpacer.pipeline.wait-strategy=$ws
+      sleep 1
+      t0=$(awk '{print $14+$15}' /proc/$server_pid/stat); sleep 3; t1=$(awk '{print $14+$15}' /proc/$server_pid/stat)
+      echo "$(( (t1 - t0) * 100 / (3 * $(getconf CLK_TCK)) ))" > "$out/modes-$mode-$ws-idle-$r.txt"
+      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/modes-$mode-$ws-closed-$r.json"
+      for rate in 10000 100000 250000; do
+        loadtest --port $GW -c 8 --rate $rate -d "$DURATION" --warmup "$WARMUP" > "$out/modes-$mode-$ws-open$rate-$r.json" || true
+      done
+      stop_server
+    done
+  done
+fi
+
+# this build against BASE_JAR (e.g. the commit before, built in a worktree): closed loop and open
+# loop 100k/s, alternating in the same run
+if wants before && [ -n "${BASE_JAR:-}" ]; then
+  for r in $(seq 1 "$RUNS"); do
+    for which in base this; do
+      log "before/after: $which, run $r"
+      if [ $which = base ]; then SERVER_JAR=$BASE_JAR start_pacer; else start_pacer; fi
+      loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/before-$which-closed-$r.json"
+      loadtest --port $GW -c 8 --rate 100000 -d "$DURATION" --warmup "$WARMUP" > "$out/before-$which-open-$r.json" || true
+      stop_server
+    done
   done
 fi
 

@@ -133,3 +133,35 @@ if os.path.exists(gc):
 pacing = os.path.join(out, "pacing.txt")
 if os.path.exists(pacing):
     print("## Pacing quality (bin/pacer demo)\n\n```\n" + open(pacing).read().strip() + "\n```")
+
+# threading modes x wait strategies (bench/run.sh part "modes")
+settings = sorted({re.sub(r"-(closed|open\d+)-\d+\.json$", "", os.path.basename(f))[len("modes-"):]
+                   for f in glob.glob(os.path.join(out, "modes-*-closed-*.json"))})
+if settings:
+    print("## Threading mode x wait strategy (medians of %d runs; same run, alternating)\n" % len(load("modes-trivial-closed-*.json")))
+    print("Closed loop 8 x 16 with a notice after every BID; open loop at 10k, 100k and 250k requests/s. Latency in us. "
+          "Idle CPU: the server process over 3 s with no traffic, % of one core.\n")
+    print("| setting | closed decisions/s | vs trivial | open 10k p50 / p99 / p99.9 | open 100k p50 / p99 / p99.9 | open 250k p50 / p99 / p99.9 | idle CPU % |")
+    print("|---|---|---|---|---|---|---|")
+    trivial_closed = med([r["throughputPerSecond"] for r in load("modes-trivial-closed-*.json")])
+    for setting in ["trivial"] + [x for x in settings if x != "trivial"]:
+        closed = med([r["throughputPerSecond"] for r in load(f"modes-{setting}-closed-*.json")])
+        cells = []
+        for rate in (10000, 100000, 250000):
+            runs = load(f"modes-{setting}-open{rate}-*.json")
+            cells.append(" / ".join(f"{med([r['latencyMicros'][p] for r in runs]):,.0f}" for p in ("p50", "p99", "p99.9")) if runs else "-")
+        idle = [int(open(f).read()) for f in glob.glob(os.path.join(out, f"modes-{setting}-idle-*.txt"))]
+        print(f"| {setting} | {closed:,.0f} | {closed / trivial_closed:.2f} | {' | '.join(cells)} | {med(idle) if idle else '-'} |")
+    print()
+
+# this build against BASE_JAR (part "before")
+if glob.glob(os.path.join(out, "before-this-closed-*.json")):
+    print("## This build against the base build (medians, same run, alternating)\n")
+    print("| build | closed decisions/s | open 100k p50 / p99 / p99.9 us |\n|---|---|---|")
+    res = {}
+    for which in ("base", "this"):
+        c = med([r["throughputPerSecond"] for r in load(f"before-{which}-closed-*.json")])
+        o = load(f"before-{which}-open-*.json")
+        res[which] = c
+        print(f"| {which} | {c:,.0f} | {' / '.join(format(med([r['latencyMicros'][p] for r in o]), ',.0f') for p in ('p50', 'p99', 'p99.9'))} |")
+    print(f"\nthis / base, closed loop = **{res['this'] / res['base']:.2f}**\n")

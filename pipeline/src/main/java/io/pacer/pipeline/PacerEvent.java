@@ -27,6 +27,14 @@ public final class PacerEvent
     AdminCommand command;
     /** Input: a snapshot request (each shard fills its slot). */
     SnapshotCommand snapshot;
+    /**
+     * Input: whether a bid may wait in the ring behind a backlog, so that the queue deadline
+     * applies. False for a bid that a shared pipeline's drain loop published itself: the loop
+     * drains what it read in the same pass, so the bid queues behind nothing, and a late pass
+     * (a preempted thread, a GC pause) would make every answer late alike; shedding it would
+     * drain nothing faster.
+     */
+    boolean sheddable;
     /** Output of the owning shard: the decision for a bid. */
     Reason reason;
 
@@ -35,8 +43,17 @@ public final class PacerEvent
         final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
         final long ingressNanos, final Responder responder)
     {
+        bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, true);
+    }
+
+    /** As above, saying whether the queue deadline applies (see {@link #sheddable}). */
+    void bidRequest(
+        final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
+        final long ingressNanos, final Responder responder, final boolean sheddable)
+    {
         fill(EventType.BID_REQUEST, requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, null);
         this.reason = Reason.OVERLOADED;
+        this.sheddable = sheddable;
     }
 
     /** Sets a win ({@code win}) or loss notice; {@code priceCpmMicros} is ignored for a loss. */

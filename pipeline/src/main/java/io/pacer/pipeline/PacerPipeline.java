@@ -135,12 +135,25 @@ public final class PacerPipeline implements AutoCloseable
     public boolean tryPublishBid(
         final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder)
     {
+        return tryPublishBid(requestId, campaignId, bidCpmMicros, responder, clock.time(), System.nanoTime());
+    }
+
+    /**
+     * As {@link #tryPublishBid(long, long, long, Responder)}, stamped with an ingress time the
+     * caller read from {@link #clock()} and {@link System#nanoTime()}: a gateway connection reads
+     * the clocks once per read, not once per frame.
+     */
+    public boolean tryPublishBid(
+        final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder,
+        final long epochMillis, final long ingressNanos)
+    {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
         {
             return false;
         }
-        ring.get(sequence).bidRequest(requestId, campaignId, bidCpmMicros, clock.time(), System.nanoTime(), responder);
+        final boolean drainsItself = drainer != null && drainLoop.inLoop();
+        ring.get(sequence).bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, !drainsItself);
         ring.publish(sequence);
         return true;
     }
@@ -154,12 +167,20 @@ public final class PacerPipeline implements AutoCloseable
     public boolean tryPublishNotice(
         final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
     {
+        return tryPublishNotice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
+    }
+
+    /** As {@link #tryPublishNotice(boolean, long, long, long)}, with the caller's ingress time. */
+    public boolean tryPublishNotice(
+        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros,
+        final long epochMillis, final long ingressNanos)
+    {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
         {
             return false;
         }
-        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
+        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, epochMillis, ingressNanos);
         ring.publish(sequence);
         return true;
     }
@@ -322,6 +343,12 @@ public final class PacerPipeline implements AutoCloseable
             throw new IllegalStateException("drain() is for a shared pipeline's drain loop");
         }
         return drainer.drain();
+    }
+
+    /** The clock that stamps ingress times: the only time pacing knows. */
+    public EpochClock clock()
+    {
+        return clock;
     }
 
     /** The ring itself, for tests in this package. */

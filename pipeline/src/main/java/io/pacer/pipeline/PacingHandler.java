@@ -16,7 +16,9 @@ import java.util.List;
  * <p>
  * With a queue deadline, a bid that has already waited longer than it when the shard starts the
  * batch holding it is answered OVERLOADED and never reaches the shard: shedding cheaply is how
- * a backlog drains. That choice depends on a clock, so it is not part of the deterministic
+ * a backlog drains. It applies to bids that can queue behind a backlog
+ * ({@link PacerEvent#sheddable}), and to the bids a shared pipeline's drain loop read itself only
+ * when their batch starts behind a backlog (then the loop reads faster than it decides). That choice depends on a clock, so it is not part of the deterministic
  * pacing logic; the journal records it, and replay takes it from there.
  */
 public final class PacingHandler implements EventHandler<PacerEvent>
@@ -26,6 +28,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     private final PacingShard shard;
     private final long queueDeadlineNanos;
     private long batchStartNanos;
+    private boolean batchBehindBacklog;
     private long deadlineShed;
     private long batches;
     private long batchedEvents;
@@ -55,7 +58,17 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     /** A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here. */
     void beginBatch(final long nowNanos)
     {
+        beginBatch(nowNanos, false);
+    }
+
+    /**
+     * As {@link #beginBatch(long)}; with {@code backlog}, the batch starts behind a backlog, so the
+     * deadline applies to every bid in it, {@link PacerEvent#sheddable} or not.
+     */
+    void beginBatch(final long nowNanos, final boolean backlog)
+    {
         batchStartNanos = nowNanos;
+        batchBehindBacklog = backlog;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting after it. */
@@ -75,7 +88,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>
             {
                 if (router.shardOf(event.campaignId) == shardIndex)
                 {
-                    if (queueDeadlineNanos > 0 && batchStartNanos - event.ingressNanos > queueDeadlineNanos)
+                    if (queueDeadlineNanos > 0 && (event.sheddable || batchBehindBacklog) &&
+                        batchStartNanos - event.ingressNanos > queueDeadlineNanos)
                     {
                         deadlineShed++;
                         event.reason = Reason.OVERLOADED;

@@ -24,7 +24,16 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
     private final Replier replier;
     private final ExceptionHandler<PacerEvent> exceptions;
     private final DrainLoop loop;
+    /**
+     * A batch that starts with at least this many events published or claimed is behind a
+     * backlog: the loop has read faster than it decides, and the queue deadline sheds even the
+     * bids it read itself (see {@link PacerEvent#sheddable}). A quiet pass holds a few events per
+     * connection; half a small ring at most.
+     */
+    static final int BACKLOG_EVENTS = 256;
+
     private final int maxEventsPerDrain;
+    private final int backlogEvents;
     private final AtomicBoolean drainRequested = new AtomicBoolean();
     private final Runnable drainTask = this::drainAsRequested;
     private boolean draining;
@@ -44,6 +53,7 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
         this.exceptions = exceptions;
         this.loop = loop;
         this.maxEventsPerDrain = ring.getBufferSize();
+        this.backlogEvents = Math.min(BACKLOG_EVENTS, ring.getBufferSize() / 2);
     }
 
     /**
@@ -129,9 +139,10 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
         {
             batchStarted = true;
             final long now = System.nanoTime();
+            final boolean backlog = ring.getCursor() - sequence >= backlogEvents;
             for (final PacingHandler shard : shards)
             {
-                shard.beginBatch(now);
+                shard.beginBatch(now, backlog);
             }
         }
         batchSize++;

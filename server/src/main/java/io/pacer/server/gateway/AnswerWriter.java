@@ -34,7 +34,8 @@ final class AnswerWriter implements Responder
     private SingleWriterCounters replierCounters;
 
     // replier to event loop
-    private final OneToOneConcurrentArrayQueue<ByteBuf> handOff = new OneToOneConcurrentArrayQueue<>(1024);
+    /** Made on the first hand-off: with shared threading most connections never hand off. */
+    private volatile OneToOneConcurrentArrayQueue<ByteBuf> handOff;
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
     private final Runnable writeHandedOff = this::writeHandedOff;
     private ChannelHandlerContext ctx;
@@ -101,7 +102,7 @@ final class AnswerWriter implements Responder
             replierCounters = stats.forCurrentThread();
         }
         replierCounters.add(GatewayStats.BYTES_OUT, batch.readableBytes());
-        if (channel.eventLoop().inEventLoop() && handOff.isEmpty())
+        if (channel.eventLoop().inEventLoop() && (handOff == null || handOff.isEmpty()))
         {
             // shared threading: the loop that reads this connection decided the batch; no hand-off
             if (channel.isActive())
@@ -115,6 +116,10 @@ final class AnswerWriter implements Responder
                 batch.release();
             }
             return;
+        }
+        if (handOff == null)
+        {
+            handOff = new OneToOneConcurrentArrayQueue<>(1024);
         }
         if (!handOff.offer(batch))
         {
@@ -142,6 +147,11 @@ final class AnswerWriter implements Responder
     void writeHandedOff()
     {
         writeScheduled.set(false);
+        final OneToOneConcurrentArrayQueue<ByteBuf> handOff = this.handOff;
+        if (handOff == null)
+        {
+            return;
+        }
         ByteBuf batch;
         boolean wrote = false;
         while ((batch = handOff.poll()) != null)

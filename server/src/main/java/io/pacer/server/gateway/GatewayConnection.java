@@ -77,12 +77,15 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private boolean wroteOnLoop;
     private boolean framingLost;
     private boolean decoding;
+    private long readEpochMillis;
+    private long readNanos;
     private boolean closing;
     private boolean draining;
     private boolean endOfStreamOwed;
     private int stoppedReading;
     private boolean ringRetryScheduled;
     private ScheduledFuture<?> slowReaderTimer;
+    private ScheduledFuture<?> lingerTimer;
     // the one notice held while the ring is full
     private boolean noticeHeld;
     private boolean heldWin;
@@ -129,6 +132,11 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
         stats.connectionClosed();
+        // a pending timer would keep this closed connection reachable, and copied by young GCs
+        cancel(lingerTimer);
+        cancel(slowReaderTimer);
+        lingerTimer = null;
+        slowReaderTimer = null;
         // frames already received still count: a notice in them carries money
         decodeCumulation();
         flushLoopWrites();
@@ -159,6 +167,9 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
         // a shared pipeline may drain inside this decode (ring full): never decode within it
         decoding = true;
+        // every frame of one read shares its ingress time: two clock reads per read, not per frame
+        readEpochMillis = pipeline.clock().time();
+        readNanos = System.nanoTime();
         final int consumed;
         try
         {
@@ -187,6 +198,14 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
         // one wake per read, not per frame: a shared pipeline drains at the end of this loop pass
         pipeline.wake();
+    }
+
+    private static void cancel(final ScheduledFuture<?> timer)
+    {
+        if (timer != null)
+        {
+            timer.cancel(false);
+        }
     }
 
     private void releaseCumulation()
@@ -351,7 +370,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
     {
         loopCounters.increment(GatewayStats.BID_REQUESTS);
-        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers))
+        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos))
         {
             loopCounters.increment(GatewayStats.SHED);
             final int length = loopEncoder.bidResponse(loopScratch, 0, requestId, Reason.OVERLOADED);
@@ -375,7 +394,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
 
     private void publishOrHold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
     {
-        if (pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros))
+        if (pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros, readEpochMillis, readNanos))
         {
             return;
         }
@@ -496,7 +515,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
                 shutdownOutput();
             }
         });
-        ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        lingerTimer = ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void shutdownOutput()
