@@ -5,7 +5,7 @@ import java.time.ZoneId;
 import java.util.Objects;
 
 /**
- * What an operator says a campaign is (operations.md), validated and immutable. Build one with
+ * What an operator says a campaign is (docs/operations.md), validated and immutable. Build one with
  * {@link CampaignDefinitionParser} or {@link #CampaignDefinition the constructor}, which both
  * enforce every rule.
  */

@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Reads campaign definitions (operations.md) from JSON, strictly: unknown or duplicate fields,
+ * Reads campaign definitions (docs/operations.md) from JSON, strictly: unknown or duplicate fields,
  * wrong types (a quoted number is a string), negative money or an end before the start are
  * rejected with an {@link InvalidDefinitionException} that names the field. Jackson's tree
  * keeps every number exact, so the whole unsigned 64-bit id range survives.

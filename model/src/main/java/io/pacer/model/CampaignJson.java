@@ -24,7 +24,7 @@ public final class CampaignJson
     {
     }
 
-    /** The definition alone, in the shape operations.md defines. */
+    /** The definition alone, in the shape docs/operations.md defines. */
     public static String definition(final CampaignDefinition d)
     {
         return write(definitionNode(d));

@@ -1,15 +1,30 @@
 package io.pacer.model;
 
+import java.util.concurrent.atomic.AtomicLongArray;
+
 import io.pacer.wire.Reason;
 
 /**
- * Plain counters kept by one shard's thread as it decides. Read by others only through a
- * published copy (monitoring) or after the thread has stopped (tests, replay).
+ * Plain counters kept by one shard's thread as it decides. Other threads read them only through
+ * the copy the owning thread {@link #publish() publishes} with release stores at the end of each
+ * batch ({@link #published(Counter)}: monitoring), or after the thread has stopped (tests,
+ * replay: the plain getters).
  */
 public final class ShardCounters
 {
+    /** A counter as another thread reads it, through {@link #published(Counter)}. */
+    public enum Counter
+    {
+        MATCHED_WINS, LATE_WINS, LOSSES, UNMATCHED_LOSSES, EXPIRED_RESERVATIONS, UNKNOWN_CAMPAIGN_NOTICES,
+        INVALID_NOTICES, DEFINITIONS, BOOKED_NANOS, RESERVED_NANOS, OPEN_RESERVATIONS, ACTIVE_CAMPAIGNS,
+        PAUSED_CAMPAIGNS
+    }
+
+    private static final int DECISIONS = 8;
+    private static final Counter[] COUNTERS = Counter.values();
+
     /** Decisions by {@link Reason#value()}; index 0 counts BIDs. */
-    final long[] decisionsByReason = new long[8];
+    final long[] decisionsByReason = new long[DECISIONS];
     long matchedWins;
     long lateWins;
     long losses;
@@ -23,6 +38,56 @@ public final class ShardCounters
     long openReservations;
     long activeCampaigns;
     long pausedCampaigns;
+    /** Decisions by reason, then {@link Counter}s in order: written only by {@link #publish()}. */
+    private final AtomicLongArray published = new AtomicLongArray(DECISIONS + COUNTERS.length);
+
+    /**
+     * On the owning thread, at the end of a batch: copies every counter to the published view
+     * with release stores (no lock, no read-modify-write), for other threads to read.
+     */
+    public void publish()
+    {
+        for (int i = 0; i < DECISIONS; i++)
+        {
+            published.lazySet(i, decisionsByReason[i]);
+        }
+        for (final Counter counter : COUNTERS)
+        {
+            published.lazySet(DECISIONS + counter.ordinal(), plain(counter));
+        }
+    }
+
+    /** Any thread: the counter as last published. */
+    public long published(final Counter counter)
+    {
+        return published.get(DECISIONS + counter.ordinal());
+    }
+
+    /** Any thread: decisions with this reason as last published. */
+    public long publishedDecisions(final Reason reason)
+    {
+        return published.get(reason.value());
+    }
+
+    private long plain(final Counter counter)
+    {
+        return switch (counter)
+        {
+            case MATCHED_WINS -> matchedWins;
+            case LATE_WINS -> lateWins;
+            case LOSSES -> losses;
+            case UNMATCHED_LOSSES -> unmatchedLosses;
+            case EXPIRED_RESERVATIONS -> expiredReservations;
+            case UNKNOWN_CAMPAIGN_NOTICES -> unknownCampaignNotices;
+            case INVALID_NOTICES -> invalidNotices;
+            case DEFINITIONS -> definitions;
+            case BOOKED_NANOS -> bookedNanos;
+            case RESERVED_NANOS -> reservedNanos;
+            case OPEN_RESERVATIONS -> openReservations;
+            case ACTIVE_CAMPAIGNS -> activeCampaigns;
+            case PAUSED_CAMPAIGNS -> pausedCampaigns;
+        };
+    }
 
     void write(final java.io.DataOutput out) throws java.io.IOException
     {

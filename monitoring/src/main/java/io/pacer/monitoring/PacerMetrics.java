@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pacer.model.ShardCounters;
+import io.pacer.model.ShardCounters.Counter;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacingHandler;
 import io.pacer.wire.Reason;
@@ -121,30 +122,30 @@ public final class PacerMetrics implements AutoCloseable
         }
         final List<PacingHandler> shards = pipeline.shards();
         shardSum("pacer.spend.booked", "Spend booked from win notices, in micros of the campaigns' currencies",
-            "micros", shards, c -> c.bookedNanos() / 1000, true);
+            "micros", shards, c -> c.published(Counter.BOOKED_NANOS) / 1000, true);
         shardSum("pacer.wins.matched", "Win notices that matched an open reservation", null, shards,
-            ShardCounters::matchedWins, true);
+            c -> c.published(Counter.MATCHED_WINS), true);
         shardSum("pacer.wins.late", "Win notices that matched no open reservation (late or duplicate), booked anyway",
-            null, shards, ShardCounters::lateWins, true);
-        shardSum("pacer.losses", "Loss notices that released a reservation", null, shards, ShardCounters::losses, true);
+            null, shards, c -> c.published(Counter.LATE_WINS), true);
+        shardSum("pacer.losses", "Loss notices that released a reservation", null, shards, c -> c.published(Counter.LOSSES), true);
         shardSum("pacer.losses.unmatched", "Loss notices that matched no open reservation", null, shards,
-            ShardCounters::unmatchedLosses, true);
+            c -> c.published(Counter.UNMATCHED_LOSSES), true);
         shardSum("pacer.reservations.expired", "Reservations released because no notice came in time", null, shards,
-            ShardCounters::expiredReservations, true);
+            c -> c.published(Counter.EXPIRED_RESERVATIONS), true);
         shardSum("pacer.notices.unknown.campaign", "Win or loss notices for a campaign the pacer does not know", null,
-            shards, ShardCounters::unknownCampaignNotices, true);
+            shards, c -> c.published(Counter.UNKNOWN_CAMPAIGN_NOTICES), true);
         shardSum("pacer.notices.invalid", "Win notices with a negative price, ignored", null, shards,
-            ShardCounters::invalidNotices, true);
+            c -> c.published(Counter.INVALID_NOTICES), true);
         shardSum("pacer.campaign.updates", "Campaign definitions applied (admin API and campaigns file)", null, shards,
-            ShardCounters::definitions, true);
+            c -> c.published(Counter.DEFINITIONS), true);
         shardSum("pacer.reservations.open", "Reservations waiting for their win or loss notice", null, shards,
-            ShardCounters::openReservations, false);
+            c -> c.published(Counter.OPEN_RESERVATIONS), false);
         shardSum("pacer.reserved", "Money held by open reservations, in micros", "micros", shards,
-            c -> c.reservedNanos() / 1000, false);
+            c -> c.published(Counter.RESERVED_NANOS) / 1000, false);
         shardSum("pacer.campaigns.active", "Campaigns whose status is ACTIVE", null, shards,
-            ShardCounters::activeCampaigns, false);
+            c -> c.published(Counter.ACTIVE_CAMPAIGNS), false);
         shardSum("pacer.campaigns.paused", "Campaigns whose status is PAUSED", null, shards,
-            ShardCounters::pausedCampaigns, false);
+            c -> c.published(Counter.PAUSED_CAMPAIGNS), false);
         gauge("pacer.ring.remaining", "Free slots in the ring", "slots", pipeline::remainingCapacity);
         gauge("pacer.ring.size", "Slots in the ring", "slots", () -> pipeline.config().ringSize());
         counter("pacer.shed", "Bid requests answered OVERLOADED without evaluation, by cause", null,

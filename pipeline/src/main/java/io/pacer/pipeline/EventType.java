@@ -1,25 +1,63 @@
 package io.pacer.pipeline;
 
-/** What a ring slot holds. Every input to pacing travels through the ring as one of these. */
+/**
+ * What a ring slot holds. Every input to pacing travels through the ring as one of these, and
+ * the journal records them by the same names: {@link #journalCode()} is a type's byte in a
+ * journal record (0: not journaled).
+ */
 public enum EventType
 {
     /** A gateway's BidRequest; answered with a BidResponse. */
-    BID_REQUEST,
+    BID_REQUEST(1),
     /** A gateway's WinNotice; books spend. */
-    WIN_NOTICE,
+    WIN_NOTICE(2),
     /** A gateway's LossNotice; releases a reservation. */
-    LOSS_NOTICE,
+    LOSS_NOTICE(3),
     /** Create or replace a campaign (admin PUT or campaigns-file change). */
-    CAMPAIGN_UPDATE,
+    CAMPAIGN_UPDATE(4),
     /** Time passes: expires reservations. Published periodically by the {@link TickSource}. */
-    TICK,
-    /** Read campaign state consistently, in ring order (admin GET). */
-    STATE_QUERY,
+    TICK(5),
+    /** Read campaign state consistently, in ring order (admin GET); advances time, so journaled as a TICK. */
+    STATE_QUERY(5),
     /**
      * A connection will send nothing more: once every answer published before this marker has
      * gone out, the replier closes it. Not an input to pacing.
      */
-    END_OF_STREAM,
+    END_OF_STREAM(0),
     /** Every shard serializes its state; a consistent cut of all shards at one ring position. */
-    SNAPSHOT
+    SNAPSHOT(0);
+
+    /** The types a journal record can hold, by their code. */
+    private static final EventType[] BY_JOURNAL_CODE = {null, BID_REQUEST, WIN_NOTICE, LOSS_NOTICE, CAMPAIGN_UPDATE, TICK};
+
+    private final byte journalCode;
+
+    EventType(final int journalCode)
+    {
+        this.journalCode = (byte)journalCode;
+    }
+
+    /** This type's byte in a journal record; 0 if it is not journaled. */
+    public byte journalCode()
+    {
+        return journalCode;
+    }
+
+    /** Whether every shard applies it (time), rather than the one owning its campaign. */
+    public boolean broadcast()
+    {
+        return this == TICK || this == STATE_QUERY || this == SNAPSHOT;
+    }
+
+    /** The type a journal record's byte stands for, or null for an unknown byte. */
+    public static EventType ofJournalCode(final byte code)
+    {
+        return code > 0 && code < BY_JOURNAL_CODE.length ? BY_JOURNAL_CODE[code] : null;
+    }
+
+    /** The types a journal holds, in code order. */
+    public static EventType[] journaled()
+    {
+        return new EventType[] {BID_REQUEST, WIN_NOTICE, LOSS_NOTICE, CAMPAIGN_UPDATE, TICK};
+    }
 }

@@ -7,6 +7,7 @@ import io.pacer.model.ShardRouter;
 import io.pacer.wire.Reason;
 
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.List;
 
 /**
@@ -33,6 +34,12 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     private long batches;
     private long batchedEvents;
     private long lastQueueDepth;
+    /** Batches, batched events, queue depth, deadline sheds, as last published (any thread reads). */
+    private final AtomicLongArray published = new AtomicLongArray(4);
+    private static final int BATCHES = 0;
+    private static final int BATCHED_EVENTS = 1;
+    private static final int QUEUE_DEPTH = 2;
+    private static final int DEADLINE_SHED = 3;
 
     public PacingHandler(final int shardIndex, final ShardRouter router, final PacingShard shard)
     {
@@ -71,7 +78,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>
         batchBehindBacklog = backlog;
     }
 
-    /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting after it. */
+    /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */
     void batchDone(final long batchSize, final long queueDepth)
     {
         batches++;
@@ -79,62 +86,82 @@ public final class PacingHandler implements EventHandler<PacerEvent>
         lastQueueDepth = queueDepth;
     }
 
+    /** At the end of a batch: publishes the counters for other threads (monitoring). */
+    void publishCounters()
+    {
+        shard.counters().publish();
+        published.lazySet(BATCHES, batches);
+        published.lazySet(BATCHED_EVENTS, batchedEvents);
+        published.lazySet(QUEUE_DEPTH, lastQueueDepth);
+        published.lazySet(DEADLINE_SHED, deadlineShed);
+    }
+
     @Override
     public void onEvent(final PacerEvent event, final long sequence, final boolean endOfBatch)
     {
-        switch (event.type)
+        try
+        {
+            handle(event);
+        }
+        finally
+        {
+            if (endOfBatch)
+            {
+                publishCounters();
+            }
+        }
+    }
+
+    private void handle(final PacerEvent event)
+    {
+        final EventType type = event.type;
+        if (!type.broadcast() && router.shardOf(event.campaignId) != shardIndex)
+        {
+            return;
+        }
+        switch (type)
         {
             case BID_REQUEST ->
             {
-                if (router.shardOf(event.campaignId) == shardIndex)
+                if (queueDeadlineNanos > 0 && (event.sheddable || batchBehindBacklog) &&
+                    batchStartNanos - event.ingressNanos > queueDeadlineNanos)
                 {
-                    if (queueDeadlineNanos > 0 && (event.sheddable || batchBehindBacklog) &&
-                        batchStartNanos - event.ingressNanos > queueDeadlineNanos)
-                    {
-                        deadlineShed++;
-                        event.reason = Reason.OVERLOADED;
-                    }
-                    else
-                    {
-                        event.reason = shard.bid(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
-                    }
+                    deadlineShed++;
+                    event.reason = Reason.OVERLOADED;
+                }
+                else
+                {
+                    event.reason = apply(event);
                 }
             }
-            case WIN_NOTICE ->
-            {
-                if (router.shardOf(event.campaignId) == shardIndex)
-                {
-                    shard.win(event.requestId, event.campaignId, event.cpmMicros, event.epochMillis);
-                }
-            }
-            case LOSS_NOTICE ->
-            {
-                if (router.shardOf(event.campaignId) == shardIndex)
-                {
-                    shard.loss(event.requestId, event.campaignId, event.epochMillis);
-                }
-            }
-            case TICK -> shard.tick(event.epochMillis);
+            case WIN_NOTICE, LOSS_NOTICE, TICK -> apply(event);
             case CAMPAIGN_UPDATE ->
             {
-                if (router.shardOf(event.campaignId) == shardIndex)
-                {
-                    event.command.shardResult(shardIndex, List.of(shard.define(event.command.definition(), event.epochMillis)));
-                }
+                apply(event);
+                event.command.shardResult(shardIndex, List.of(shard.snapshot(event.campaignId)));
             }
-            case STATE_QUERY -> query(event);
+            case STATE_QUERY ->
+            {
+                apply(event);
+                query(event);
+            }
             case END_OF_STREAM ->
             {
                 // nothing to decide: the replier closes the connection
             }
             case SNAPSHOT -> event.snapshot.shardState(shardIndex, serialize());
-            default -> throw new IllegalStateException("unknown event type " + event.type);
+            default -> throw new IllegalStateException("unknown event type " + type);
         }
+    }
+
+    private Reason apply(final PacerEvent event)
+    {
+        return PacingStep.apply(shard, event.type, event.requestId, event.campaignId, event.cpmMicros, event.epochMillis,
+            event.definition());
     }
 
     private void query(final PacerEvent event)
     {
-        shard.tick(event.epochMillis);
         if (event.command.allCampaigns())
         {
             final List<CampaignSnapshot> all = new ArrayList<>(shard.campaignCount());
@@ -173,27 +200,27 @@ public final class PacingHandler implements EventHandler<PacerEvent>
         return shardIndex;
     }
 
-    /** Ring batches seen (plain field: for monitoring snapshots and tests). */
+    /** Ring batches seen, as published at the end of the last batch (any thread). */
     public long batches()
     {
-        return batches;
+        return published.get(BATCHES);
     }
 
-    /** Bids answered OVERLOADED because they waited past the queue deadline (plain field). */
+    /** Bids answered OVERLOADED because they waited past the queue deadline, as published. */
     public long deadlineShed()
     {
-        return deadlineShed;
+        return published.get(DEADLINE_SHED);
     }
 
-    /** Events waiting when the last batch started. */
+    /** Events waiting when the last batch started, as published. */
     public long lastQueueDepth()
     {
-        return lastQueueDepth;
+        return published.get(QUEUE_DEPTH);
     }
 
-    /** Events seen in those batches. */
+    /** Events seen in those batches, as published. */
     public long batchedEvents()
     {
-        return batchedEvents;
+        return published.get(BATCHED_EVENTS);
     }
 }

@@ -109,11 +109,6 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
                     break;
                 }
                 handled += batchSize;
-                final long depth = ring.getCursor() - poller.getSequence().get();
-                for (final PacingHandler shard : shards)
-                {
-                    shard.batchDone(batchSize, depth);
-                }
             }
         }
         catch (final Exception ex)
@@ -150,11 +145,21 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
         {
             try
             {
-                shard.onEvent(event, sequence, endOfBatch);
+                shard.onEvent(event, sequence, false);
             }
             catch (final Throwable ex)
             {
                 exceptions.handleEventException(ex, sequence, event);
+            }
+        }
+        if (endOfBatch)
+        {
+            // before the replier answers the batch, as a dedicated shard publishes before its sequence moves
+            final long depth = ring.getCursor() - sequence;
+            for (final PacingHandler shard : shards)
+            {
+                shard.batchDone(batchSize, depth);
+                shard.publishCounters();
             }
         }
         try

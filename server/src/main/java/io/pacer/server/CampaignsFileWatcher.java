@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.CampaignStatus;
@@ -123,12 +124,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     /** Starts polling. */
     public synchronized void start()
     {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r ->
-        {
-            final Thread thread = new Thread(r, "pacer-campaigns-watcher");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-campaigns-watcher"));
         scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -1,12 +1,10 @@
 package io.pacer.server;
 
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.model.PacingShard;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacingHandler;
-import io.pacer.pipeline.journal.JournalCorruptException;
-import io.pacer.pipeline.journal.JournalReader;
-import io.pacer.pipeline.journal.JournalRepair;
-import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.pipeline.journal.JournalRecovery;
 import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.pipeline.journal.SnapshotStore;
 import io.pacer.pipeline.SnapshotCommand;
@@ -30,10 +28,7 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -64,8 +59,7 @@ public final class PacerServer implements AutoCloseable
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
-    private long recoveredFromSequence;
-    private long replayedEvents;
+    private JournalRecovery.Result recovery = new JournalRecovery.Result(0, 0);
     private ScheduledExecutorService snapshots;
 
     public PacerServer(final PacerConfig config)
@@ -190,12 +184,7 @@ public final class PacerServer implements AutoCloseable
         }
         if (journal != null && !config.snapshotInterval().isZero())
         {
-            snapshots = Executors.newSingleThreadScheduledExecutor(r ->
-            {
-                final Thread thread = new Thread(r, "pacer-snapshots");
-                thread.setDaemon(true);
-                return thread;
-            });
+            snapshots = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-snapshots"));
             final long every = config.snapshotInterval().toMillis();
             snapshots.scheduleWithFixedDelay(() ->
             {
@@ -214,58 +203,19 @@ public final class PacerServer implements AutoCloseable
         return this;
     }
 
-    /** Rebuilds every shard's state from the journal, before any handler thread runs. */
+    /** Rebuilds every shard's state from the journal, before any consumer runs. */
     private void recover()
     {
-        final Path dir = config.journalDir();
-        try
-        {
-            Files.createDirectories(dir);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create journal directory " + dir, ex);
-        }
-        final long started = System.nanoTime();
         final List<PacingShard> shards = pipeline.shards().stream().map(PacingHandler::shard).toList();
-        final SnapshotStore.Loaded snapshot = SnapshotStore.newestValid(dir, config.pipeline().shards(), config.pipeline().policy());
-        final long from = snapshot == null ? 0 : snapshot.coveredSequence();
-        if (snapshot != null)
-        {
-            SnapshotStore.restore(snapshot, shards);
-            LOG.info("journal {}: restored snapshot {} (covers sequences below {})", dir, snapshot.file(), from);
-        }
-        recoveredFromSequence = from;
-        final JournalReader reader = new JournalReader(dir);
-        final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE);
-        final JournalReader.RecordHandler checked = (record, header) ->
-        {
-            if (header.shards() != config.pipeline().shards() || !header.policy().equals(config.pipeline().policy()))
-            {
-                throw new InvalidConfigException("pacer.pipeline.shards / pacer.pacing",
-                    "the journal in " + dir + " was written with " + header.shards() + " shard(s) and " + header.policy() +
-                    "; start with the same values, or with a new pacer.journal.dir");
-            }
-            replay.onRecord(record, header);
-        };
         try
         {
-            reader.read(checked, true, from);
+            recovery = JournalRecovery.recover(config.journalDir(), shards, config.pipeline().policy(), journal,
+                config.journalTruncateCorrupt());
         }
-        catch (final JournalCorruptException ex)
+        catch (final JournalRecovery.ShapeMismatchException ex)
         {
-            if (!config.journalTruncateCorrupt())
-            {
-                throw ex;
-            }
-            LOG.error("JOURNAL CORRUPT: {}; pacer.journal.truncate-corrupt is set, cutting the journal there", ex.getMessage());
-            JournalRepair.truncateAt(dir, ex.file(), ex.offset());
+            throw new InvalidConfigException("pacer.pipeline.shards / pacer.pacing", ex.getMessage());
         }
-        journal.resumeAt(Math.max(reader.lastSequence() + 1, from));
-        replayedEvents = replay.events();
-        LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
-            (System.nanoTime() - started) / 1_000_000,
-            reader.tornTailOffset() >= 0 ? " (torn tail truncated at " + reader.tornTailFile() + ":" + reader.tornTailOffset() + ")" : "");
     }
 
     /**
@@ -300,13 +250,13 @@ public final class PacerServer implements AutoCloseable
     /** The journal sequence recovery started replaying from (0: no snapshot). */
     public long recoveredFromSequence()
     {
-        return recoveredFromSequence;
+        return recovery.fromSequence();
     }
 
     /** Journal events replayed at start-up. */
     public long replayedEvents()
     {
-        return replayedEvents;
+        return recovery.replayedEvents();
     }
 
     public InetSocketAddress gatewayAddress()

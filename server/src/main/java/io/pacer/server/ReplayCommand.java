@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.Money;
 import io.pacer.pipeline.journal.JournalCorruptException;
-import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
@@ -87,8 +87,8 @@ final class ReplayCommand implements Callable<Integer>
         final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
         final JournalReplay.Observer observer = (record, replayed, shard) ->
         {
-            byType[record.type()]++;
-            if (record.type() == JournalFormat.TICK || (only != null && only != record.campaignId()))
+            byType[record.type().ordinal()]++;
+            if (record.type() == EventType.TICK || (only != null && only != record.campaignId()))
             {
                 return;
             }
@@ -100,7 +100,7 @@ final class ReplayCommand implements Callable<Integer>
                     Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
             }
             final boolean inWindow = record.epochMillis() >= fromMillis && record.epochMillis() < toMillis;
-            if (inWindow && record.type() == JournalFormat.BID)
+            if (inWindow && record.type() == EventType.BID_REQUEST)
             {
                 if (record.reason() == 0)
                 {
@@ -111,7 +111,7 @@ final class ReplayCommand implements Callable<Integer>
                     audit.noBids[record.reason()]++;
                 }
             }
-            else if (inWindow && record.type() == JournalFormat.WIN)
+            else if (inWindow && record.type() == EventType.WIN_NOTICE)
             {
                 audit.wins++;
             }
@@ -158,27 +158,27 @@ final class ReplayCommand implements Callable<Integer>
         final ObjectNode node = JsonMapper.builder().build().createObjectNode();
         node.put("sequence", r.sequence());
         node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
-        node.put("type", JournalFormat.typeName(r.type()));
-        if (r.type() != JournalFormat.TICK)
+        node.put("type", r.type().name());
+        if (r.type() != EventType.TICK)
         {
             node.put("campaignId", Long.toUnsignedString(r.campaignId()));
         }
-        if (r.type() == JournalFormat.BID || r.type() == JournalFormat.WIN || r.type() == JournalFormat.LOSS)
+        if (r.type() == EventType.BID_REQUEST || r.type() == EventType.WIN_NOTICE || r.type() == EventType.LOSS_NOTICE)
         {
             node.put("requestId", Long.toUnsignedString(r.requestId()));
         }
-        if (r.type() == JournalFormat.BID)
+        if (r.type() == EventType.BID_REQUEST)
         {
             node.put("bidCpmMicros", r.cpmMicros());
             node.put("decision", r.reason() == 0 ? "BID" : "NO_BID");
             node.put("reason", Reason.get((short)r.reason()).name());
             node.put("replayedReason", replayed.name());
         }
-        else if (r.type() == JournalFormat.WIN)
+        else if (r.type() == EventType.WIN_NOTICE)
         {
             node.put("priceCpmMicros", r.cpmMicros());
         }
-        else if (r.type() == JournalFormat.DEFINE)
+        else if (r.type() == EventType.CAMPAIGN_UPDATE)
         {
             node.put("definition", r.definitionJson());
         }
@@ -192,9 +192,9 @@ final class ReplayCommand implements Callable<Integer>
         text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
             reader.tornTailOffset() >= 0 ? "torn tail at " + reader.tornTailFile() + ":" + reader.tornTailOffset() : "no torn tail"));
         text.append("events     ");
-        for (byte t = JournalFormat.BID; t <= JournalFormat.TICK; t++)
+        for (final EventType t : EventType.journaled())
         {
-            text.append(String.format(Locale.ROOT, " %s %,d", JournalFormat.typeName(t), byType[t]));
+            text.append(String.format(Locale.ROOT, " %s %,d", t.name(), byType[t.ordinal()]));
         }
         text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n%n",
             replay == null ? 0 : replay.mismatches()));
@@ -220,9 +220,9 @@ final class ReplayCommand implements Callable<Integer>
         root.put("events", reader.records());
         root.put("tornTailOffset", reader.tornTailOffset());
         final ObjectNode types = root.putObject("eventsByType");
-        for (byte t = JournalFormat.BID; t <= JournalFormat.TICK; t++)
+        for (final EventType t : EventType.journaled())
         {
-            types.put(JournalFormat.typeName(t), byType[t]);
+            types.put(t.name(), byType[t.ordinal()]);
         }
         root.put("mismatches", replay == null ? 0 : replay.mismatches());
         final ArrayNode campaigns = root.putArray("campaigns");

@@ -10,7 +10,7 @@ import java.util.Map;
 import static io.pacer.server.TestPacer.asap;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The admin HTTP API of operations.md, over real HTTP, with a token configured. */
+/** The admin HTTP API of docs/operations.md, over real HTTP, with a token configured. */
 class AdminIntegrationTest
 {
     private static final String TOKEN = "s3cret-token";

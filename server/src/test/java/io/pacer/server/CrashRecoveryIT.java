@@ -3,7 +3,7 @@ package io.pacer.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pacer.model.CampaignBook;
-import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import org.junit.jupiter.api.Test;
@@ -99,7 +99,7 @@ class CrashRecoveryIT
         final Set<Long> journaledBids = new HashSet<>();
         final JournalReplay replay = JournalReplay.ofJournal(new JournalReader(journal), (record, replayed, shard) ->
         {
-            if (record.type() == JournalFormat.BID && record.reason() == 0)
+            if (record.type() == EventType.BID_REQUEST && record.reason() == 0)
             {
                 journaledBids.add(record.requestId());
             }

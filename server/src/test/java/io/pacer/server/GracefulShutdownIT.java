@@ -3,7 +3,7 @@ package io.pacer.server;
 import io.pacer.model.wire.FrameEncoder;
 import io.pacer.model.wire.FrameListener;
 import io.pacer.model.wire.FrameParser;
-import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.ErrorCode;
@@ -103,7 +103,7 @@ class GracefulShutdownIT
         final JournalReader reader = new JournalReader(home.resolve("data/journal"));
         final JournalReplay replay = JournalReplay.ofJournal(reader, (record, replayed, shard) ->
         {
-            if (record.type() == JournalFormat.BID)
+            if (record.type() == EventType.BID_REQUEST)
             {
                 journaled.put(record.requestId(), record.reason() == 0 ? "BID" : "NO_BID " + record.reason());
             }

@@ -1,6 +1,6 @@
 package io.pacer.server;
 
-import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import org.junit.jupiter.api.Test;
@@ -83,7 +83,7 @@ class JournalFailureIntegrationTest
             final Set<Long> journaled = new HashSet<>();
             JournalReplay.ofJournal(new JournalReader(moved), (record, replayed, shard) ->
             {
-                if (record.type() == JournalFormat.BID && record.reason() == 0)
+                if (record.type() == EventType.BID_REQUEST && record.reason() == 0)
                 {
                     journaled.add(record.requestId());
                 }

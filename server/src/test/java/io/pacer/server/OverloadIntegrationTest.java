@@ -1,6 +1,6 @@
 package io.pacer.server;
 
-import io.pacer.pipeline.journal.JournalFormat;
+import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.pipeline.ThreadingMode;
@@ -69,7 +69,7 @@ class OverloadIntegrationTest
             final long[] shedInJournal = new long[1];
             final JournalReplay replay = JournalReplay.ofJournal(new JournalReader(pacer.journalDir()), (r, replayed, shard) ->
             {
-                if (r.type() == JournalFormat.BID && r.reason() == Reason.OVERLOADED.value())
+                if (r.type() == EventType.BID_REQUEST && r.reason() == Reason.OVERLOADED.value())
                 {
                     shedInJournal[0]++;
                 }

@@ -32,12 +32,6 @@ public final class JournalFormat
     /** Largest payload a record may have (a campaign definition's JSON is well under this). */
     public static final int MAX_PAYLOAD = 64 * 1024;
 
-    public static final byte BID = 1;
-    public static final byte WIN = 2;
-    public static final byte LOSS = 3;
-    public static final byte DEFINE = 4;
-    public static final byte TICK = 5;
-
     private JournalFormat()
     {
     }
@@ -45,18 +39,5 @@ public final class JournalFormat
     public static String segmentName(final long firstSequence)
     {
         return String.format("journal-%020d.log", firstSequence);
-    }
-
-    public static String typeName(final byte type)
-    {
-        return switch (type)
-        {
-            case BID -> "BID_REQUEST";
-            case WIN -> "WIN_NOTICE";
-            case LOSS -> "LOSS_NOTICE";
-            case DEFINE -> "CAMPAIGN_UPDATE";
-            case TICK -> "TICK";
-            default -> "UNKNOWN(" + type + ")";
-        };
     }
 }

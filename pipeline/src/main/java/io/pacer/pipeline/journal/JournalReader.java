@@ -1,5 +1,7 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.pipeline.EventType;
+
 import io.pacer.model.PacingPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -238,31 +240,35 @@ public final class JournalReader
     {
         record.sequence = map.getLong(payload);
         record.epochMillis = map.getLong(payload + 8);
-        record.type = map.get(payload + 16);
+        record.type = EventType.ofJournalCode(map.get(payload + 16));
         final int body = payload + JournalFormat.PAYLOAD_HEADER_LENGTH;
         record.definitionJson = null;
+        if (record.type == null)
+        {
+            throw new IllegalStateException("unknown journal record type " + map.get(payload + 16));
+        }
         switch (record.type)
         {
-            case JournalFormat.BID ->
+            case BID_REQUEST ->
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
                 record.cpmMicros = map.getLong(body + 16);
                 record.reason = map.get(body + 24);
             }
-            case JournalFormat.WIN ->
+            case WIN_NOTICE ->
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
                 record.cpmMicros = map.getLong(body + 16);
             }
-            case JournalFormat.LOSS ->
+            case LOSS_NOTICE ->
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
                 record.cpmMicros = 0;
             }
-            case JournalFormat.DEFINE ->
+            case CAMPAIGN_UPDATE ->
             {
                 final byte[] json = new byte[length - JournalFormat.PAYLOAD_HEADER_LENGTH];
                 map.get(body, json);

@@ -1,11 +1,13 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.pipeline.EventType;
+
 /** One record as read back: a flyweight the reader refills for each record. */
 public final class JournalRecord
 {
     long sequence;
     long epochMillis;
-    byte type;
+    EventType type;
     long requestId;
     long campaignId;
     long cpmMicros;
@@ -22,8 +24,8 @@ public final class JournalRecord
         return epochMillis;
     }
 
-    /** One of {@link JournalFormat}'s type constants. */
-    public byte type()
+    /** What the record holds: one of {@link EventType#journaled()}. */
+    public EventType type()
     {
         return type;
     }

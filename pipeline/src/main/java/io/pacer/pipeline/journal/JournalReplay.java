@@ -5,6 +5,8 @@ import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacingStep;
 import io.pacer.wire.Reason;
 
 import java.util.List;
@@ -31,6 +33,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
     private long mismatches;
     private long firstMismatchSequence = -1;
     private long events;
+    private CampaignDefinition definition;
 
     public JournalReplay(final List<PacingShard> shards, final Observer observer)
     {
@@ -80,45 +83,39 @@ public final class JournalReplay implements JournalReader.RecordHandler
                 " shard(s), replaying with " + shards.size());
         }
         events++;
+        final EventType type = r.type;
         Reason replayed = null;
-        switch (r.type)
+        if (type == EventType.CAMPAIGN_UPDATE)
         {
-            case JournalFormat.BID ->
+            definition = CampaignDefinitionParser.parseJson(r.definitionJson);
+            r.campaignId = definition.id();
+        }
+        if (type.broadcast())
+        {
+            for (final PacingShard shard : shards)
             {
-                if (r.reason == Reason.OVERLOADED.value())
-                {
-                    // shed without evaluation (queue deadline, or a contained failure): the shard never saw it
-                    replayed = Reason.OVERLOADED;
-                }
-                else
-                {
-                    final PacingShard shard = shards.get(router.shardOf(r.campaignId));
-                    replayed = shard.bid(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
-                    if (replayed.value() != r.reason)
-                    {
-                        mismatch(r);
-                    }
-                }
+                PacingStep.apply(shard, type, r.requestId, r.campaignId, r.cpmMicros, r.epochMillis, null);
             }
-            case JournalFormat.WIN -> shards.get(router.shardOf(r.campaignId))
-                .win(r.requestId, r.campaignId, r.cpmMicros, r.epochMillis);
-            case JournalFormat.LOSS -> shards.get(router.shardOf(r.campaignId))
-                .loss(r.requestId, r.campaignId, r.epochMillis);
-            case JournalFormat.DEFINE ->
+        }
+        else if (type == EventType.BID_REQUEST && r.reason == Reason.OVERLOADED.value())
+        {
+            // shed without evaluation (queue deadline, or a contained failure): the shard never saw it
+            replayed = Reason.OVERLOADED;
+        }
+        else
+        {
+            final Reason reason = PacingStep.apply(shards.get(router.shardOf(r.campaignId)), type, r.requestId,
+                r.campaignId, r.cpmMicros, r.epochMillis, definition);
+            if (type == EventType.BID_REQUEST)
             {
-                final CampaignDefinition definition = CampaignDefinitionParser.parseJson(r.definitionJson);
-                r.campaignId = definition.id();
-                shards.get(router.shardOf(definition.id())).define(definition, r.epochMillis);
-            }
-            default ->
-            {
-                for (final PacingShard shard : shards)
+                replayed = reason;
+                if (reason.value() != r.reason)
                 {
-                    shard.tick(r.epochMillis);
+                    mismatch(r);
                 }
             }
         }
-        observer.applied(r, replayed, r.type == JournalFormat.TICK ? null : shards.get(router.shardOf(r.campaignId)));
+        observer.applied(r, replayed, type.broadcast() ? null : shards.get(router.shardOf(r.campaignId)));
     }
 
     private void mismatch(final JournalRecord r)

@@ -1,5 +1,8 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.pipeline.PacerThreads;
+import io.pacer.pipeline.EventType;
+
 import io.pacer.model.PacingPolicy;
 
 import java.io.IOException;
@@ -68,12 +71,7 @@ public final class JournalWriter implements AutoCloseable
         this.fsync = fsync;
         if (fsync == FsyncPolicy.PERIODIC)
         {
-            fsyncThread = Executors.newSingleThreadScheduledExecutor(r ->
-            {
-                final Thread thread = new Thread(r, "pacer-journal-fsync");
-                thread.setDaemon(true);
-                return thread;
-            });
+            fsyncThread = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-journal-fsync"));
             fsyncThread.scheduleWithFixedDelay(this::forceInBackground, fsyncIntervalMillis, fsyncIntervalMillis,
                 TimeUnit.MILLISECONDS);
         }
@@ -103,7 +101,7 @@ public final class JournalWriter implements AutoCloseable
     public void bid(final long epochMillis, final long requestId, final long campaignId, final long bidCpmMicros,
         final int reason)
     {
-        final int start = begin(JournalFormat.BID, epochMillis, 25);
+        final int start = begin(EventType.BID_REQUEST.journalCode(), epochMillis, 25);
         buffer.putLong(requestId).putLong(campaignId).putLong(bidCpmMicros).put((byte)reason);
         end(start);
     }
@@ -111,7 +109,7 @@ public final class JournalWriter implements AutoCloseable
     public void notice(final boolean win, final long epochMillis, final long requestId, final long campaignId,
         final long priceCpmMicros)
     {
-        final int start = begin(win ? JournalFormat.WIN : JournalFormat.LOSS, epochMillis, win ? 24 : 16);
+        final int start = begin(win ? EventType.WIN_NOTICE.journalCode() : EventType.LOSS_NOTICE.journalCode(), epochMillis, win ? 24 : 16);
         buffer.putLong(requestId).putLong(campaignId);
         if (win)
         {
@@ -123,14 +121,14 @@ public final class JournalWriter implements AutoCloseable
     public void define(final long epochMillis, final String definitionJson)
     {
         final byte[] json = definitionJson.getBytes(StandardCharsets.UTF_8);
-        final int start = begin(JournalFormat.DEFINE, epochMillis, json.length);
+        final int start = begin(EventType.CAMPAIGN_UPDATE.journalCode(), epochMillis, json.length);
         buffer.put(json);
         end(start);
     }
 
     public void tick(final long epochMillis)
     {
-        end(begin(JournalFormat.TICK, epochMillis, 0));
+        end(begin(EventType.TICK.journalCode(), epochMillis, 0));
     }
 
     private int begin(final byte type, final long epochMillis, final int bodyLength)

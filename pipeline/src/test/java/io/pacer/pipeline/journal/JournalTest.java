@@ -29,7 +29,7 @@ class JournalTest
     private List<String> readAll(final boolean truncate)
     {
         final List<String> records = new ArrayList<>();
-        new JournalReader(dir).read((r, header) -> records.add(r.sequence() + " " + JournalFormat.typeName(r.type()) + " " +
+        new JournalReader(dir).read((r, header) -> records.add(r.sequence() + " " + r.type().name() + " " +
             r.epochMillis() + " " + r.requestId() + " " + r.campaignId() + " " + r.cpmMicros() + " " + r.reason() + " " +
             r.definitionJson() + " shards=" + header.shards()), truncate);
         return records;

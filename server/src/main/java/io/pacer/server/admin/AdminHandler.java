@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The admin API (operations.md). Reads and writes go through the ring as ordered events, so a
+ * The admin API (docs/operations.md). Reads and writes go through the ring as ordered events, so a
  * GET sees a consistent state and a PUT is answered only once it has been applied.
  */
 @ChannelHandler.Sharable

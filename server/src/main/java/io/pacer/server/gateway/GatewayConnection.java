@@ -47,11 +47,6 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
     private static final long RING_RETRY_MICROS = 100;
 
-    /** Why reading is stopped: the connection is read only while none holds. */
-    private static final int RING_FULL = 1;
-    private static final int SLOW_READER = 2;
-    private static final int CLOSING = 4;
-
     /** Fired into each connection by {@link GatewayServer#stopIntake()}: read nothing more. */
     static final Object STOP_INTAKE = new Object();
     /** Fired into each connection by {@link GatewayServer#close()}, once the ring has drained. */
@@ -82,16 +77,11 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private boolean closing;
     private boolean draining;
     private boolean endOfStreamOwed;
-    private int stoppedReading;
+    private ReadPauses pauses;
     private boolean ringRetryScheduled;
     private ScheduledFuture<?> slowReaderTimer;
     private ScheduledFuture<?> lingerTimer;
-    // the one notice held while the ring is full
-    private boolean noticeHeld;
-    private boolean heldWin;
-    private long heldRequestId;
-    private long heldCampaignId;
-    private long heldPriceCpmMicros;
+    private final HeldNotice heldNotice = new HeldNotice();
 
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewaySettings settings)
     {
@@ -107,6 +97,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     {
         this.ctx = ctx;
         this.channel = ctx.channel();
+        this.pauses = new ReadPauses(channel);
         this.loopCounters = stats.forCurrentThread();
         answers.attach(ctx);
     }
@@ -114,7 +105,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     @Override
     public void handlerRemoved(final ChannelHandlerContext ctx)
     {
-        if (!noticeHeld)
+        if (!heldNotice.isHeld())
         {
             releaseCumulation();
         }
@@ -161,7 +152,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     /** Decodes what has arrived, up to a held notice; the rest waits for the ring. */
     private void decodeCumulation()
     {
-        if (cumulation == null || noticeHeld || framingLost || decoding)
+        if (cumulation == null || heldNotice.isHeld() || framingLost || decoding)
         {
             return;
         }
@@ -225,14 +216,14 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
             return;
         }
         closing = true;
-        stopReading(CLOSING);
+        pauses.pause(ReadPauses.Pause.CLOSING);
         endOfStreamOwed = true;
         publishEndOfStreamWhenDue();
     }
 
     private void publishEndOfStreamWhenDue()
     {
-        if (!endOfStreamOwed || noticeHeld)
+        if (!endOfStreamOwed || heldNotice.isHeld())
         {
             return;
         }
@@ -258,7 +249,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     {
         if (event == STOP_INTAKE)
         {
-            stopReading(CLOSING);
+            pauses.pause(ReadPauses.Pause.CLOSING);
             return;
         }
         if (event == CLOSE_GRACEFULLY)
@@ -268,7 +259,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
         if (event instanceof IdleStateEvent)
         {
-            if (stoppedReading == 0)
+            if (!pauses.any())
             {
                 stats.count(ConnectionEvent.IDLE_CLOSED);
                 // through the ring, so answers to anything still in flight go out first
@@ -290,12 +281,12 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
                 slowReaderTimer.cancel(false);
                 slowReaderTimer = null;
             }
-            startReading(SLOW_READER);
+            pauses.resume(ReadPauses.Pause.SLOW_READER);
         }
         else
         {
             stats.count(ConnectionEvent.SLOW_READER_PAUSED);
-            stopReading(SLOW_READER);
+            pauses.pause(ReadPauses.Pause.SLOW_READER);
             if (!settings.slowReaderTimeout().isZero() && slowReaderTimer == null)
             {
                 slowReaderTimer = ctx.executor().schedule(
@@ -334,27 +325,8 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         stats.count(ConnectionEvent.SLOW_READER_CLOSED);
         LOG.warn("closing gateway connection {}: it does not read its answers ({})", channel.remoteAddress(), why);
         closing = true;
-        stopReading(CLOSING);
+        pauses.pause(ReadPauses.Pause.CLOSING);
         ctx.close();
-    }
-
-    private void stopReading(final int reason)
-    {
-        if (stoppedReading == 0)
-        {
-            channel.config().setAutoRead(false);
-        }
-        stoppedReading |= reason;
-    }
-
-    private void startReading(final int reason)
-    {
-        final int before = stoppedReading;
-        stoppedReading &= ~reason;
-        if (before != 0 && stoppedReading == 0)
-        {
-            channel.config().setAutoRead(true);
-        }
     }
 
     @Override
@@ -399,21 +371,17 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
             return;
         }
         // never shed: hold it, stop reading, retry; the parser stops after this frame
-        noticeHeld = true;
-        heldWin = win;
-        heldRequestId = requestId;
-        heldCampaignId = campaignId;
-        heldPriceCpmMicros = priceCpmMicros;
+        heldNotice.hold(win, requestId, campaignId, priceCpmMicros);
         stats.count(ConnectionEvent.RING_BACKPRESSURE);
         stats.noticeHeld();
-        stopReading(RING_FULL);
+        pauses.pause(ReadPauses.Pause.RING_FULL);
         scheduleRingRetry();
     }
 
     @Override
     public boolean paused()
     {
-        return noticeHeld;
+        return heldNotice.isHeld();
     }
 
     private void scheduleRingRetry()
@@ -429,19 +397,19 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private void retryRing()
     {
         ringRetryScheduled = false;
-        if (noticeHeld)
+        if (heldNotice.isHeld())
         {
-            if (!pipeline.tryPublishNotice(heldWin, heldRequestId, heldCampaignId, heldPriceCpmMicros))
+            if (!heldNotice.tryRelease(pipeline))
             {
+                pipeline.wake();
                 scheduleRingRetry();
                 return;
             }
-            noticeHeld = false;
             stats.noticeReleased();
         }
         decodeCumulation();
         flushLoopWrites();
-        if (noticeHeld)
+        if (heldNotice.isHeld())
         {
             return;
         }
@@ -451,7 +419,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
             releaseCumulation();
         }
         publishEndOfStreamWhenDue();
-        startReading(RING_FULL);
+        pauses.resume(ReadPauses.Pause.RING_FULL);
     }
 
     @Override
