@@ -34,9 +34,9 @@ import java.time.ZoneId;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The in-process pipeline, ring to shards to replier to answers, in bid requests per second (and
- * one loss notice per four bids, so 1.25 events per operation). Answers go to a responder that
- * only counts them.
+ * The in-process pipeline, ring to shards to replier to answers, in bid requests per second, each
+ * followed by a loss notice (so 2 events per operation, the mix of the closed-loop load). Answers
+ * go to a responder that only counts them.
  * <ul>
  *   <li>{@code shared}: the benchmark thread is the drain loop, as a gateway event loop is: it
  *       publishes {@value #READ} bids (one read's worth), then drains them itself.</li>
@@ -68,6 +68,8 @@ public class PipelineBenchmark
     private boolean shared;
     private final CountingResponder responder = new CountingResponder();
     private long requestId;
+    private long epochMillis;
+    private long ingressNanos;
 
     /** Counts answers; nothing else. */
     static final class CountingResponder implements Responder
@@ -164,6 +166,9 @@ public class PipelineBenchmark
     @OperationsPerInvocation(READ)
     public void bidRequests()
     {
+        // one read's worth, stamped once, as a gateway connection stamps its reads
+        epochMillis = SystemEpochClock.INSTANCE.time();
+        ingressNanos = System.nanoTime();
         for (int i = 0; i < READ; i++)
         {
             bidRequest();
@@ -178,14 +183,15 @@ public class PipelineBenchmark
     private void bidRequest()
     {
         final long id = ++requestId;
-        while (!pipeline.tryPublishBid(id, id % 1_000, 1_000, responder))
+        while (!pipeline.tryPublishBid(id, id % 1_000, 1_000, responder, epochMillis, ingressNanos))
         {
             Thread.onSpinWait();
         }
-        if ((id & 3) == 0)
+        // every BID gets its notice, as from an exchange: the previous bid's loss, so that
+        // reservations neither pile up (they would for the 30 s TTL) nor settle at once
+        while (id > 1 && !pipeline.tryPublishNotice(false, id - 1, (id - 1) % 1_000, 0, epochMillis, ingressNanos))
         {
-            // a loss for an earlier bid keeps reservations from piling up (1 notice per 4 bids)
-            pipeline.publishNotice(false, id - 3, (id - 3) % 1_000, 0);
+            Thread.onSpinWait();
         }
     }
 }

@@ -20,12 +20,36 @@ public final class DecisionMetrics implements Replier.DecisionListener
     private final Histogram cumulative = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
     private Histogram interval;
 
+    /** Ingress times of the bids answered in the current batch, recorded when it is handed off. */
+    private long[] batchIngressNanos = new long[1024];
+    private int batchDecisions;
+
     @Override
     public void onDecision(final PacerEvent event)
     {
         byReason.increment(event.reason().value());
-        final long latency = System.nanoTime() - event.ingressNanos();
-        recorder.recordValue(Math.max(0, Math.min(latency, cumulative.getHighestTrackableValue())));
+        if (batchDecisions == batchIngressNanos.length)
+        {
+            // grows to the largest batch once (at most the ring's size), then never again
+            batchIngressNanos = java.util.Arrays.copyOf(batchIngressNanos, batchDecisions * 2);
+        }
+        batchIngressNanos[batchDecisions++] = event.ingressNanos();
+    }
+
+    @Override
+    public void onBatchAnswered()
+    {
+        if (batchDecisions == 0)
+        {
+            return;
+        }
+        final long now = System.nanoTime();
+        final long highest = cumulative.getHighestTrackableValue();
+        for (int i = 0; i < batchDecisions; i++)
+        {
+            recorder.recordValue(Math.max(0, Math.min(now - batchIngressNanos[i], highest)));
+        }
+        batchDecisions = 0;
     }
 
     /** Answered bids with this reason code (0: BID). */

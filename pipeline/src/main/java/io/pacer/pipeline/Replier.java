@@ -34,11 +34,17 @@ public final class Replier implements EventHandler<PacerEvent>
     private boolean failedClosed;
     private volatile Throwable journalFailure;
 
-    /** Told about every answered bid, on the replier thread (metrics hook). */
+    /** Told about every answered bid, on the replier's thread (metrics hook). */
     @FunctionalInterface
     public interface DecisionListener
     {
+        /** A bid's answer was added to its connection's batch. */
         void onDecision(PacerEvent event);
+
+        /** The batch's answers have been handed to their connections (one clock read per batch, not per bid). */
+        default void onBatchAnswered()
+        {
+        }
 
         DecisionListener NONE = event -> {};
     }
@@ -138,6 +144,7 @@ public final class Replier implements EventHandler<PacerEvent>
             touched.get(i).flush();
         }
         touched.clear();
+        decisions.onBatchAnswered();
         for (int i = 0, size = commands.size(); i < size; i++)
         {
             commands.get(i).completeFromShards();
