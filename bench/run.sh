@@ -17,6 +17,7 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
+GC_RATE=${GC_RATE:-500000}
 ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing deadline tls modes"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -125,12 +126,12 @@ if wants open; then
 fi
 
 if wants gc; then
-  log "GC and allocation during ${GC_SECONDS}s at 500k/s"
+  log "GC and allocation during ${GC_SECONDS}s at ${GC_RATE}/s"
   start_pacer -Xlog:gc:file="$out/gc.log" -Xms4g -Xmx4g
   loadtest --port $GW -c 8 --rate 100000 -d 3s --warmup 0s $setup > /dev/null || true
   jstat -gc "$server_pid" > "$out/jstat-before.txt"
   gc_before=$(grep -c 'Pause Young' "$out/gc.log" || true)
-  loadtest --port $GW -c 8 --rate 500000 -d "${GC_SECONDS}s" --warmup 0s > "$out/gc-load.json" || true
+  loadtest --port $GW -c 8 --rate "$GC_RATE" -d "${GC_SECONDS}s" --warmup 0s > "$out/gc-load.json" || true
   jstat -gc "$server_pid" > "$out/jstat-after.txt"
   gc_after=$(grep -c 'Pause Young' "$out/gc.log" || true)
   echo "$gc_before $gc_after" > "$out/gc-count.txt"

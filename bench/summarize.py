@@ -124,7 +124,7 @@ if os.path.exists(gc):
     young = int(a["YGC"] - b["YGC"])
     # allocated ~ eden used now - eden used before + one eden per young collection (KiB)
     allocated = (a["EU"] - b["EU"] + young * a["EC"]) * 1024
-    print("## GC during the run at 500k/s\n")
+    print("## GC during the fixed-rate run (GC_RATE, default 500k/s)\n")
     print(f"- requests answered: {load_run['answers']:,} ({load_run['throughputPerSecond']:,}/s achieved)")
     print(f"- young collections: **{young}** (GC log: {after - before} 'Pause Young')")
     print(f"- allocated (jstat eden estimate): {allocated / 1e6:,.1f} MB = **{allocated / max(1, load_run['answers']):.1f} bytes per request**")

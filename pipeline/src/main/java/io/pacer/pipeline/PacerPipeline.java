@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The whole pipeline, wired in one place:
@@ -283,6 +284,7 @@ public final class PacerPipeline implements AutoCloseable
      */
     private long claim(final boolean wait)
     {
+        int waits = 0;
         while (true)
         {
             try
@@ -306,7 +308,16 @@ public final class PacerPipeline implements AutoCloseable
                     {
                         throw new IllegalStateException("ring full while its own drain loop publishes from a drain");
                     }
-                    Thread.onSpinWait();
+                    // an admin, watcher or tick thread waits for the consumers: spin briefly, then
+                    // park, so that on a small host it does not take the core they need
+                    if (++waits < 100)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    else
+                    {
+                        LockSupport.parkNanos(20_000);
+                    }
                 }
             }
         }
