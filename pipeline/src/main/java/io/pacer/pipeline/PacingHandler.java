@@ -58,19 +58,14 @@ public final class PacingHandler implements EventHandler<PacerEvent>
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
-        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0);
+        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false);
         batchDone(batchSize, queueDepth);
     }
 
-    /** A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here. */
-    void beginBatch(final long nowNanos)
-    {
-        beginBatch(nowNanos, false);
-    }
-
     /**
-     * As {@link #beginBatch(long)}; with {@code backlog}, the batch starts behind a backlog, so the
-     * deadline applies to every bid in it, {@link PacerEvent#sheddable} or not.
+     * A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here.
+     * With {@code backlog}, the batch starts behind a backlog, so the deadline applies to every bid
+     * in it, {@link PacerEvent#sheddable} or not.
      */
     void beginBatch(final long nowNanos, final boolean backlog)
     {
