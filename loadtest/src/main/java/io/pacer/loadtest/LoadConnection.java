@@ -1,12 +1,13 @@
 package io.pacer.loadtest;
 
+import io.pacer.wire.netty.FrameReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.pacer.model.wire.FrameEncoder;
-import io.pacer.model.wire.FrameListener;
-import io.pacer.model.wire.FrameParser;
+import io.pacer.wire.FrameEncoder;
+import io.pacer.wire.FrameListener;
+import io.pacer.wire.FrameParser;
 import io.pacer.wire.ErrorCode;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;

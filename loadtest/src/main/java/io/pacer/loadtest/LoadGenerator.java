@@ -1,6 +1,7 @@
 package io.pacer.loadtest;
 
 import io.netty.bootstrap.Bootstrap;
+import io.pacer.wire.netty.Transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;

@@ -1,8 +1,8 @@
 package io.pacer.loadtest;
 
-import io.pacer.model.wire.FrameEncoder;
-import io.pacer.model.wire.FrameListener;
-import io.pacer.model.wire.FrameParser;
+import io.pacer.wire.FrameEncoder;
+import io.pacer.wire.FrameListener;
+import io.pacer.wire.FrameParser;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.Reason;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,6 +1,6 @@
 package io.pacer.server;
 
-import io.pacer.model.wire.FrameEncoder;
+import io.pacer.wire.FrameEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.pacer.server;
 
-import io.pacer.model.wire.FrameEncoder;
+import io.pacer.wire.FrameEncoder;
 import io.pacer.server.gateway.ConnectionEvent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.pacer.loadtest.Transport;
+import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

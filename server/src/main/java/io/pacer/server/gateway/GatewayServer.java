@@ -11,7 +11,7 @@ import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.pacer.loadtest.Transport;
+import io.pacer.wire.netty.Transport;
 import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.pacer.model.wire;
+package io.pacer.wire;
 
 import io.pacer.wire.ErrorCode;
 

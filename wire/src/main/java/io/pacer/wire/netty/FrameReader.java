@@ -1,8 +1,8 @@
-package io.pacer.loadtest;
+package io.pacer.wire.netty;
 
 import io.netty.buffer.ByteBuf;
-import io.pacer.model.wire.FrameListener;
-import io.pacer.model.wire.FrameParser;
+import io.pacer.wire.FrameListener;
+import io.pacer.wire.FrameParser;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**

@@ -1,4 +1,4 @@
-package io.pacer.loadtest;
+package io.pacer.wire.netty;
 
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
