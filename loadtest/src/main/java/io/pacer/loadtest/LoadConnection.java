@@ -70,7 +70,9 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
     {
         this.options = options;
         this.clock = clock;
-        this.idPrefix = ((long)index + 1) << 40;
+        // request ids: this run (notices are deduplicated by request id, so runs against one
+        // server must not reuse ids), then the connection, then a 32-bit sequence
+        this.idPrefix = (clock.runId() << 44) | (((long)index + 1) << 32);
         this.random = new SplittableRandom(options.seed() * 1_000_003L + index);
         this.ratePerSecond = Math.max(1, options.ratePerSecond() / options.connections());
     }
@@ -205,7 +207,7 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
     public void onBidResponse(final long requestId, final short decision, final short reason)
     {
         final int slot = (int)(requestId & MASK);
-        if ((requestId & ~((1L << 40) - 1)) != idPrefix || sentAtNanos[slot] == 0 || slotRequestId[slot] != requestId)
+        if ((requestId & ~((1L << 32) - 1)) != idPrefix || sentAtNanos[slot] == 0 || slotRequestId[slot] != requestId)
         {
             unknownAnswers++;
             return;

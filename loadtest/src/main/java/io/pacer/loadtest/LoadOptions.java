@@ -50,7 +50,7 @@ public record LoadOptions(
 {
     public LoadOptions
     {
-        require(connections >= 1, "connections must be >= 1");
+        require(connections >= 1 && connections <= 4095, "connections must be in [1, 4095]");
         require(threads >= 1, "threads must be >= 1");
         require(inFlight >= 1 && inFlight <= LoadConnection.WINDOW / 2, "in-flight must be in [1, " + LoadConnection.WINDOW / 2 + "]");
         require(ratePerSecond >= 0, "rate must be >= 0");

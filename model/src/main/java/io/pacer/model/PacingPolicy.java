@@ -3,11 +3,14 @@ package io.pacer.model;
 /**
  * The tunable parameters of pacing, shared by every shard.
  *
- * @param reservationTtlMillis how long a BID's reservation waits for its win or loss notice
- * @param replanIntervalMillis how often an EVEN campaign's plan is re-drawn from what it has
- *                             committed; shorter reacts faster to a lull, longer smooths more
+ * @param reservationTtlMillis      how long a BID's reservation waits for its win or loss notice
+ * @param replanIntervalMillis      how often an EVEN campaign's plan is re-drawn from what it has
+ *                                  committed; shorter reacts faster to a lull, longer smooths more
+ * @param noticeDedupeWindowMillis  how long a settled notice is remembered, so that a resent one is
+ *                                  booked once (protocol.md); 0 remembers none (journals written
+ *                                  before the window existed replay that way)
  */
-public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis)
+public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis, long noticeDedupeWindowMillis)
 {
     /** Defaults matching {@code reference.conf}. */
     public static final PacingPolicy DEFAULT = new PacingPolicy(30_000, 1_000);
@@ -22,5 +25,16 @@ public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis)
         {
             throw new IllegalArgumentException("replanIntervalMillis must be in (0, 1h], was " + replanIntervalMillis);
         }
+        if (noticeDedupeWindowMillis != 0 && noticeDedupeWindowMillis < 2 * reservationTtlMillis)
+        {
+            throw new IllegalArgumentException("noticeDedupeWindowMillis must be at least twice the reservation TTL (" +
+                2 * reservationTtlMillis + " ms), or 0 for none; was " + noticeDedupeWindowMillis);
+        }
+    }
+
+    /** A policy whose dedupe window is twice the reservation TTL, the protocol's minimum. */
+    public PacingPolicy(final long reservationTtlMillis, final long replanIntervalMillis)
+    {
+        this(reservationTtlMillis, replanIntervalMillis, 2 * reservationTtlMillis);
     }
 }

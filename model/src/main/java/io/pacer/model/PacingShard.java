@@ -17,6 +17,7 @@ public final class PacingShard
     private final PacingPolicy policy;
     private final Long2ObjectHashMap<CampaignBook> campaigns = new Long2ObjectHashMap<>();
     private final ReservationBook reservations;
+    private final SettledNotices settled;
     private final ShardCounters counters = new ShardCounters();
     private long nowMillis = Long.MIN_VALUE;
 
@@ -24,6 +25,7 @@ public final class PacingShard
     {
         this.policy = policy;
         this.reservations = new ReservationBook(expectedOpenReservations);
+        this.settled = new SettledNotices(policy.noticeDedupeWindowMillis());
     }
 
     /**
@@ -59,7 +61,11 @@ public final class PacingShard
         return reason;
     }
 
-    /** Books a win notice: releases its reservation if open, and books the price as spent. */
+    /**
+     * Books a win notice once: releases its reservation if open, and books the price as spent. A
+     * win already booked for this request within the dedupe window is counted and ignored; a win
+     * after a settled loss is booked and counted as conflicting.
+     */
     public void win(final long requestId, final long campaignId, final long priceCpmMicros, final long eventMillis)
     {
         advanceTo(eventMillis);
@@ -74,6 +80,12 @@ public final class PacingShard
             counters.invalidNotices++;
             return;
         }
+        final int before = settled.outcome(requestId, campaignId);
+        if (before == SettledNotices.WON)
+        {
+            counters.duplicateNotices++;
+            return;
+        }
         final Reservation r = reservations.take(requestId, campaignId);
         if (r != null)
         {
@@ -84,15 +96,31 @@ public final class PacingShard
         else
         {
             campaign.bookWin(nowMillis, priceCpmMicros, -1);
-            counters.lateWins++;
+            if (before == SettledNotices.LOST)
+            {
+                counters.conflictingNotices++;
+            }
+            else
+            {
+                counters.lateWins++;
+            }
         }
+        settled.settle(requestId, campaignId, true, nowMillis);
         counters.bookedNanos = Money.saturatingAdd(counters.bookedNanos, Money.impressionCostNanos(priceCpmMicros));
     }
 
-    /** Books a loss notice: releases its reservation if open. */
+    /**
+     * Settles a loss notice once: releases its reservation if open. A loss for a request already
+     * settled (won or lost) within the dedupe window changes nothing and is counted.
+     */
     public void loss(final long requestId, final long campaignId, final long eventMillis)
     {
         advanceTo(eventMillis);
+        if (settled.outcome(requestId, campaignId) != SettledNotices.NONE)
+        {
+            counters.duplicateNotices++;
+            return;
+        }
         final Reservation r = reservations.take(requestId, campaignId);
         if (r != null)
         {
@@ -107,7 +135,9 @@ public final class PacingShard
         else
         {
             counters.unknownCampaignNotices++;
+            return;
         }
+        settled.settle(requestId, campaignId, false, nowMillis);
     }
 
     /**
@@ -146,7 +176,7 @@ public final class PacingShard
         }
     }
 
-    /** Lets time pass: expires reservations whose deadline has come. */
+    /** Lets time pass: expires reservations whose deadline has come, and settled notices past the window. */
     public void tick(final long eventMillis)
     {
         advanceTo(eventMillis);
@@ -165,6 +195,7 @@ public final class PacingShard
             released(r);
             counters.expiredReservations++;
         }
+        settled.expire(nowMillis);
     }
 
     private void released(final Reservation r)
@@ -201,7 +232,7 @@ public final class PacingShard
 
     /**
      * Writes the whole shard, for a snapshot: time, counters, campaigns in id order, open
-     * reservations oldest first. {@link #restore} rebuilds a shard that decides exactly alike.
+     * reservations oldest first, then the notices settled within the dedupe window. {@link #restore} rebuilds a shard that decides exactly alike.
      */
     public void snapshotTo(final java.io.DataOutput out) throws java.io.IOException
     {
@@ -221,12 +252,13 @@ public final class PacingShard
             campaigns.get(id ^ Long.MIN_VALUE).write(out);
         }
         reservations.write(out);
+        settled.write(out);
     }
 
     /** Fills this empty shard from {@link #snapshotTo}'s bytes. */
     public void restoreFrom(final java.io.DataInput in) throws java.io.IOException
     {
-        if (!campaigns.isEmpty() || reservations.openCount() != 0)
+        if (!campaigns.isEmpty() || reservations.openCount() != 0 || settled.size() != 0)
         {
             throw new IllegalStateException("restore into an empty shard only");
         }
@@ -239,6 +271,7 @@ public final class PacingShard
             campaigns.put(book.definition().id(), book);
         }
         reservations.read(in, campaigns);
+        settled.read(in);
     }
 
     /** This shard's time: the latest event timestamp seen. */
@@ -250,6 +283,12 @@ public final class PacingShard
     public long openReservations()
     {
         return reservations.openCount();
+    }
+
+    /** Notices remembered for the dedupe window. */
+    public long settledNotices()
+    {
+        return settled.size();
     }
 
     public int campaignCount()

@@ -17,7 +17,7 @@ public final class ShardCounters
     {
         MATCHED_WINS, LATE_WINS, LOSSES, UNMATCHED_LOSSES, EXPIRED_RESERVATIONS, UNKNOWN_CAMPAIGN_NOTICES,
         INVALID_NOTICES, DEFINITIONS, BOOKED_NANOS, RESERVED_NANOS, OPEN_RESERVATIONS, ACTIVE_CAMPAIGNS,
-        PAUSED_CAMPAIGNS
+        PAUSED_CAMPAIGNS, DUPLICATE_NOTICES, CONFLICTING_NOTICES
     }
 
     private static final int DECISIONS = 8;
@@ -38,6 +38,8 @@ public final class ShardCounters
     long openReservations;
     long activeCampaigns;
     long pausedCampaigns;
+    long duplicateNotices;
+    long conflictingNotices;
     /** Decisions by reason, then {@link Counter}s in order: written only by {@link #publish()}. */
     private final AtomicLongArray published = new AtomicLongArray(DECISIONS + COUNTERS.length);
 
@@ -86,6 +88,8 @@ public final class ShardCounters
             case OPEN_RESERVATIONS -> openReservations;
             case ACTIVE_CAMPAIGNS -> activeCampaigns;
             case PAUSED_CAMPAIGNS -> pausedCampaigns;
+            case DUPLICATE_NOTICES -> duplicateNotices;
+            case CONFLICTING_NOTICES -> conflictingNotices;
         };
     }
 
@@ -97,7 +101,7 @@ public final class ShardCounters
         }
         for (final long v : new long[] {matchedWins, lateWins, losses, unmatchedLosses, expiredReservations,
             unknownCampaignNotices, invalidNotices, definitions, bookedNanos, reservedNanos, openReservations,
-            activeCampaigns, pausedCampaigns})
+            activeCampaigns, pausedCampaigns, duplicateNotices, conflictingNotices})
         {
             out.writeLong(v);
         }
@@ -122,6 +126,8 @@ public final class ShardCounters
         openReservations = in.readLong();
         activeCampaigns = in.readLong();
         pausedCampaigns = in.readLong();
+        duplicateNotices = in.readLong();
+        conflictingNotices = in.readLong();
     }
 
     /** Decisions with this reason ({@link Reason#NONE} counts BIDs). */
@@ -135,7 +141,7 @@ public final class ShardCounters
         return matchedWins;
     }
 
-    /** Wins that matched no open reservation (late or duplicate), booked all the same. */
+    /** Wins that matched no open reservation and no settled notice (late), booked all the same. */
     public long lateWins()
     {
         return lateWins;
@@ -201,5 +207,20 @@ public final class ShardCounters
     public long pausedCampaigns()
     {
         return pausedCampaigns;
+    }
+
+    /**
+     * Notices that changed nothing because their request was already settled within the dedupe
+     * window: a second win, a second loss, or a loss after a win.
+     */
+    public long duplicateNotices()
+    {
+        return duplicateNotices;
+    }
+
+    /** Wins after a settled loss for the same request: booked once, the exchange's word on money. */
+    public long conflictingNotices()
+    {
+        return conflictingNotices;
     }
 }

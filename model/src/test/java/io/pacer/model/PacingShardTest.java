@@ -189,14 +189,92 @@ class PacingShardTest
     }
 
     @Test
-    void shouldBookDuplicateWinAsLateWin()
+    void shouldBookADuplicateWinOnceAndCountIt()
     {
         shard.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
         bid(42, 10_000, T0_MILLIS);
         shard.win(requestId, 42, 5_000, T0_MILLIS);
-        shard.win(requestId, 42, 5_000, T0_MILLIS);
+        shard.win(requestId, 42, 5_000, T0_MILLIS + 1);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(5_000);
+        assertThat(shard.snapshot(42).lateWins()).isZero();
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(1);
+        assertThat(shard.counters().bookedNanos()).isEqualTo(5_000);
+    }
+
+    @Test
+    void shouldChangeNothingOnALossAfterAWinOrASecondLoss()
+    {
+        shard.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
+        bid(42, 10_000, T0_MILLIS);
+        final long won = requestId;
+        bid(42, 10_000, T0_MILLIS);
+        final long lost = requestId;
+        shard.win(won, 42, 7_000, T0_MILLIS + 1);
+        shard.loss(won, 42, T0_MILLIS + 2);
+        shard.loss(lost, 42, T0_MILLIS + 3);
+        shard.loss(lost, 42, T0_MILLIS + 4);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(7_000);
+        assertThat(shard.snapshot(42).reservedNanos()).isZero();
+        assertThat(shard.counters().losses()).isEqualTo(1);
+        assertThat(shard.counters().unmatchedLosses()).isZero();
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldBookAWinAfterALossOnceAndCountItAsConflicting()
+    {
+        shard.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
+        bid(42, 10_000, T0_MILLIS);
+        shard.loss(requestId, 42, T0_MILLIS + 1);
+        shard.win(requestId, 42, 8_000, T0_MILLIS + 2);
+        shard.win(requestId, 42, 8_000, T0_MILLIS + 3);
+        shard.loss(requestId, 42, T0_MILLIS + 4);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(8_000);
+        assertThat(shard.snapshot(42).reservedNanos()).isZero();
+        assertThat(shard.counters().conflictingNotices()).isEqualTo(1);
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldBookALateWinOnceWhenItIsResent()
+    {
+        shard.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
+        bid(42, 10_000, T0_MILLIS);
+        shard.tick(T0_MILLIS + TTL);
+        shard.win(requestId, 42, 10_000, T0_MILLIS + TTL + 1);
+        shard.win(requestId, 42, 10_000, T0_MILLIS + TTL + 2);
         assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
-        assertThat(shard.snapshot(42).lateWins()).isEqualTo(1);
+        assertThat(shard.counters().lateWins()).isEqualTo(1);
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldForgetASettledNoticeOnceTheDedupeWindowHasPassed()
+    {
+        final long window = 2 * TTL;
+        shard.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
+        bid(42, 10_000, T0_MILLIS);
+        shard.win(requestId, 42, 1_000, T0_MILLIS);
+        shard.win(requestId, 42, 1_000, T0_MILLIS + window - 1);
+        assertThat(shard.settledNotices()).isEqualTo(1);
+        shard.tick(T0_MILLIS + window);
+        assertThat(shard.settledNotices()).isZero();
+        shard.win(requestId, 42, 1_000, T0_MILLIS + window);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(2_000);
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(1);
+        assertThat(shard.counters().lateWins()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRememberNothingWithoutADedupeWindow()
+    {
+        final PacingShard noWindow = new PacingShard(new PacingPolicy(TTL, 1_000, 0), 16);
+        noWindow.define(campaign(42).budgetMicros(100).build(), T0_MILLIS);
+        noWindow.bid(1, 42, 10_000, T0_MILLIS);
+        noWindow.win(1, 42, 1_000, T0_MILLIS);
+        noWindow.win(1, 42, 1_000, T0_MILLIS);
+        assertThat(noWindow.snapshot(42).spentNanos()).isEqualTo(2_000);
+        assertThat(noWindow.counters().duplicateNotices()).isZero();
     }
 
     @Test

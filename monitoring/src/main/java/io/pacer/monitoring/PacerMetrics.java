@@ -125,11 +125,16 @@ public final class PacerMetrics implements AutoCloseable
             "micros", shards, c -> c.published(Counter.BOOKED_NANOS) / 1000, true);
         shardSum("pacer.wins.matched", "Win notices that matched an open reservation", null, shards,
             c -> c.published(Counter.MATCHED_WINS), true);
-        shardSum("pacer.wins.late", "Win notices that matched no open reservation (late or duplicate), booked anyway",
+        shardSum("pacer.wins.late", "Win notices that matched no open reservation and no settled notice, booked anyway",
             null, shards, c -> c.published(Counter.LATE_WINS), true);
         shardSum("pacer.losses", "Loss notices that released a reservation", null, shards, c -> c.published(Counter.LOSSES), true);
         shardSum("pacer.losses.unmatched", "Loss notices that matched no open reservation", null, shards,
             c -> c.published(Counter.UNMATCHED_LOSSES), true);
+        shardSum("pacer.notices.duplicate",
+            "Win or loss notices for a request already settled within the dedupe window: changed nothing", null,
+            shards, c -> c.published(Counter.DUPLICATE_NOTICES), true);
+        shardSum("pacer.notices.conflicting", "Win notices after a settled loss for the same request: booked once",
+            null, shards, c -> c.published(Counter.CONFLICTING_NOTICES), true);
         shardSum("pacer.reservations.expired", "Reservations released because no notice came in time", null, shards,
             c -> c.published(Counter.EXPIRED_RESERVATIONS), true);
         shardSum("pacer.notices.unknown.campaign", "Win or loss notices for a campaign the pacer does not know", null,

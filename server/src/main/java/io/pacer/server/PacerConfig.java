@@ -142,9 +142,18 @@ public final class PacerConfig
         {
             throw new InvalidConfigException("pacer.pacing.replan-interval", "must be at most 1h, was " + replan);
         }
+        final long dedupeMillis = config.hasPath("pacer.pacing.notice-dedupe-window") ?
+            duration(config, "pacer.pacing.notice-dedupe-window", false).toMillis() : 2 * Math.max(1, ttlMillis);
+        if (dedupeMillis < 2 * Math.max(1, ttlMillis))
+        {
+            throw new InvalidConfigException("pacer.pacing.notice-dedupe-window",
+                "must be at least twice pacer.pacing.reservation-ttl (" + 2 * Math.max(1, ttlMillis) + " ms), was " +
+                dedupeMillis + " ms");
+        }
         final long queueDeadlineNanos = duration(config, "pacer.pipeline.queue-deadline", true).toNanos();
         this.pipeline = new PipelineConfig(shards, ringSize, waitStrategy, Math.max(1, tickMillis),
-            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis())), queueDeadlineNanos, threading);
+            new PacingPolicy(Math.max(1, ttlMillis), Math.max(1, replan.toMillis()), dedupeMillis), queueDeadlineNanos,
+            threading);
 
         if (adminToken.isEmpty() && !isLoopback(adminHost))
         {

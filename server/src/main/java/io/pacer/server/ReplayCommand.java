@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.Money;
+import io.pacer.model.ShardCounters;
 import io.pacer.pipeline.journal.JournalCorruptException;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
@@ -196,8 +197,10 @@ final class ReplayCommand implements Callable<Integer>
         {
             text.append(String.format(Locale.ROOT, " %s %,d", t.name(), byType[t.ordinal()]));
         }
-        text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n%n",
+        text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n",
             replay == null ? 0 : replay.mismatches()));
+        text.append(String.format(Locale.ROOT, "notices     resent and booked once: duplicates %,d, wins after a loss %,d%n%n",
+            notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
         text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
         audits.forEach((id, a) ->
         {
@@ -225,6 +228,8 @@ final class ReplayCommand implements Callable<Integer>
             types.put(t.name(), byType[t.ordinal()]);
         }
         root.put("mismatches", replay == null ? 0 : replay.mismatches());
+        root.put("duplicateNotices", notices(replay, ShardCounters::duplicateNotices));
+        root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
         final ArrayNode campaigns = root.putArray("campaigns");
         audits.forEach((id, a) ->
         {
@@ -252,6 +257,11 @@ final class ReplayCommand implements Callable<Integer>
             }
         });
         return root.toString();
+    }
+
+    private static long notices(final JournalReplay replay, final java.util.function.ToLongFunction<ShardCounters> count)
+    {
+        return replay == null ? 0 : replay.shards().stream().mapToLong(shard -> count.applyAsLong(shard.counters())).sum();
     }
 
     private static String noBids(final Audit a)

@@ -26,8 +26,12 @@ final class FloodClient implements AutoCloseable
     static final long BID_CPM_MICROS = 2_000_000;
     static final long WIN_CPM_MICROS = 1_000_000;
 
+    /** Each client's request ids are its own, as gateways' must be: notices are deduplicated by id. */
+    private static final java.util.concurrent.atomic.AtomicLong INSTANCES = new java.util.concurrent.atomic.AtomicLong();
+
     private final Socket socket;
     private final long campaignId;
+    private final long requestIdBase = INSTANCES.incrementAndGet() << 32;
     private final ConcurrentLinkedQueue<Long> winsOwed = new ConcurrentLinkedQueue<>();
     private final BitSet answered = new BitSet();
     private final long[] byReason = new long[8];
@@ -66,7 +70,7 @@ final class FloodClient implements AutoCloseable
             int length = 0;
             for (int i = 0; i < 512 && next < maxRequests; i++)
             {
-                length += encoder.bidRequest(buffer, length, next++, campaignId, BID_CPM_MICROS);
+                length += encoder.bidRequest(buffer, length, requestIdBase + next++, campaignId, BID_CPM_MICROS);
             }
             length = appendWins(encoder, buffer, length);
             out.write(buffer.byteArray(), 0, length);
@@ -111,11 +115,12 @@ final class FloodClient implements AutoCloseable
             @Override
             public void onBidResponse(final long requestId, final short decision, final short reason)
             {
-                if (answered.get((int)requestId))
+                final int index = (int)(requestId - requestIdBase);
+                if (answered.get(index))
                 {
                     duplicates++;
                 }
-                answered.set((int)requestId);
+                answered.set(index);
                 byReason[reason]++;
                 if (decision == 1)
                 {

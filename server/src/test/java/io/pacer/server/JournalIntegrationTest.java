@@ -22,11 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The journal of a real server: replay reproduces it, corruption is caught, restarts recover. */
 class JournalIntegrationTest
 {
-    private record Run(int exitCode, String out, String err)
+    record Run(int exitCode, String out, String err)
     {
     }
 
-    private static synchronized Run cli(final String... args)
+    static synchronized Run cli(final String... args)
     {
         final PrintStream out = System.out;
         final PrintStream err = System.err;

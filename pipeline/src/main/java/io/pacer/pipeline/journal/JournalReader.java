@@ -114,7 +114,7 @@ public final class JournalReader
             new StandardOpenOption[] {StandardOpenOption.READ}))
         {
             final long size = channel.size();
-            if (size < JournalFormat.HEADER_LENGTH)
+            if (size < JournalFormat.VERSION_1_HEADER_LENGTH)
             {
                 if (last)
                 {
@@ -125,12 +125,25 @@ public final class JournalReader
             }
             final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
             map.order(JournalFormat.ORDER);
-            if (map.getInt(0) != JournalFormat.MAGIC || map.getInt(4) != JournalFormat.VERSION)
+            final int version = map.getInt(4);
+            if (map.getInt(0) != JournalFormat.MAGIC ||
+                (version != JournalFormat.VERSION && version != JournalFormat.VERSION_1))
             {
-                throw new JournalCorruptException(file, 0, "not a version-1 pacer journal segment");
+                throw new JournalCorruptException(file, 0, "not a version-1 or version-2 pacer journal segment");
             }
-            final JournalHeader header = new JournalHeader(map.getInt(8), new PacingPolicy(map.getLong(12), map.getLong(20)));
-            int position = JournalFormat.HEADER_LENGTH;
+            final boolean v1 = version == JournalFormat.VERSION_1;
+            int position = v1 ? JournalFormat.VERSION_1_HEADER_LENGTH : JournalFormat.HEADER_LENGTH;
+            if (size < position)
+            {
+                if (last)
+                {
+                    torn(file, 0, "segment shorter than its header", channel, truncate, true);
+                    return;
+                }
+                throw new JournalCorruptException(file, 0, "segment shorter than its header");
+            }
+            final JournalHeader header = new JournalHeader(map.getInt(8),
+                new PacingPolicy(map.getLong(12), map.getLong(20), v1 ? 0 : map.getLong(28)));
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
             {
@@ -189,8 +202,8 @@ public final class JournalReader
     }
 
     /**
-     * A bad record is the torn tail only if nothing valid could follow it: it claims to run to
-     * (or past) the end of the file, or everything after it is zeros.
+     * A bad record is the torn tail only if nothing valid could follow it: it claims a possible
+     * length that runs to (or past) the end of the file, or everything after it is zeros.
      */
     private static boolean isTail(final ByteBuffer map, final int position, final long size)
     {
@@ -198,8 +211,12 @@ public final class JournalReader
         {
             return true;
         }
-        final long end = (long)position + JournalFormat.RECORD_HEADER_LENGTH + Math.max(0, map.getInt(position));
-        if (end >= size)
+        final int length = map.getInt(position);
+        // a torn write leaves a prefix of one whole record: its length field is whole or zeros, so
+        // an impossible length is damage, not a tail, unless only zeros follow it
+        final boolean possible = length >= JournalFormat.PAYLOAD_HEADER_LENGTH && length <= JournalFormat.MAX_PAYLOAD;
+        final long end = (long)position + JournalFormat.RECORD_HEADER_LENGTH + (possible ? length : 0);
+        if (possible && end >= size)
         {
             return true;
         }

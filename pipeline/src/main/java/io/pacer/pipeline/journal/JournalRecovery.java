@@ -74,7 +74,7 @@ public final class JournalRecovery
         final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE);
         final JournalReader.RecordHandler checked = (record, header) ->
         {
-            if (header.shards() != shards.size() || !header.policy().equals(policy))
+            if (header.shards() != shards.size() || !continues(header.policy(), policy))
             {
                 throw new ShapeMismatchException("the journal in " + dir + " was written with " + header.shards() +
                     " shard(s) and " + header.policy() + "; start with the same values, or with a new journal directory");
@@ -99,5 +99,17 @@ public final class JournalRecovery
             (System.nanoTime() - started) / 1_000_000,
             reader.tornTailOffset() >= 0 ? " (torn tail truncated at " + reader.tornTailFile() + ":" + reader.tornTailOffset() + ")" : "");
         return new Result(from, replay.events());
+    }
+
+    /**
+     * Whether a journal written under {@code written} may go on under {@code configured}: the same
+     * policy, or a version-1 journal (no dedupe window) with the same TTL and replan interval, which
+     * is upgraded in place: its records are replayed with the window, and the window holds from then.
+     */
+    static boolean continues(final PacingPolicy written, final PacingPolicy configured)
+    {
+        return written.equals(configured) || written.noticeDedupeWindowMillis() == 0 &&
+            written.reservationTtlMillis() == configured.reservationTtlMillis() &&
+            written.replanIntervalMillis() == configured.replanIntervalMillis();
     }
 }

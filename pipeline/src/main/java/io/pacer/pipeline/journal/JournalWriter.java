@@ -215,7 +215,8 @@ public final class JournalWriter implements AutoCloseable
         channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         final ByteBuffer header = ByteBuffer.allocate(JournalFormat.HEADER_LENGTH).order(JournalFormat.ORDER)
             .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(shards)
-            .putLong(policy.reservationTtlMillis()).putLong(policy.replanIntervalMillis()).flip();
+            .putLong(policy.reservationTtlMillis()).putLong(policy.replanIntervalMillis())
+            .putLong(policy.noticeDedupeWindowMillis()).flip();
         while (header.hasRemaining())
         {
             channel.write(header);

@@ -31,7 +31,8 @@ public final class SnapshotStore
 {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final int MAGIC = 0x53524350; // "PCRS" little-endian
-    private static final int VERSION = 1;
+    /** 2: the pacing policy has its notice dedupe window, and shard states hold the settled notices. */
+    private static final int VERSION = 2;
 
     /** A snapshot read back. */
     public record Loaded(Path file, long coveredSequence, byte[][] shardStates)
@@ -54,6 +55,7 @@ public final class SnapshotStore
             out.writeInt(snapshot.shards());
             out.writeLong(snapshot.policy().reservationTtlMillis());
             out.writeLong(snapshot.policy().replanIntervalMillis());
+            out.writeLong(snapshot.policy().noticeDedupeWindowMillis());
             out.writeLong(snapshot.coveredSequence());
             for (int i = 0; i < snapshot.shards(); i++)
             {
@@ -124,14 +126,14 @@ public final class SnapshotStore
                 final CRC32C crc = new CRC32C();
                 crc.update(all, 0, all.length - 4);
                 final DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
-                if (all.length < 40 || (int)crc.getValue() != ByteBuffer.wrap(all, all.length - 4, 4).getInt() ||
+                if (all.length < 48 || (int)crc.getValue() != ByteBuffer.wrap(all, all.length - 4, 4).getInt() ||
                     in.readInt() != MAGIC || in.readInt() != VERSION)
                 {
                     LOG.warn("snapshot {} is damaged; trying an older one", file);
                     continue;
                 }
                 final int fileShards = in.readInt();
-                final PacingPolicy filePolicy = new PacingPolicy(in.readLong(), in.readLong());
+                final PacingPolicy filePolicy = new PacingPolicy(in.readLong(), in.readLong(), in.readLong());
                 if (fileShards != shards || !filePolicy.equals(policy))
                 {
                     LOG.warn("snapshot {} was taken with {} shard(s) and {}; ignoring it", file, fileShards, filePolicy);

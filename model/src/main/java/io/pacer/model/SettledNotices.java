@@ -1,0 +1,275 @@
+package io.pacer.model;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * The notices one shard has settled within the dedupe window, so that a resent notice is booked
+ * once: found by (request id, campaign id), forgotten in settle order once the window has passed.
+ *
+ * <p>Memory is what a window of notices at full rate needs, and no more: the notices sit in a
+ * ring of two {@code long}s each (request id, campaign id), in settle order; an open-addressing
+ * {@code int} index, at most half full, finds them by key and carries the outcome in its sign
+ * bit; and one time mark per distinct settle millisecond says where each millisecond's notices
+ * begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus 16 bytes a millisecond. No
+ * object is made per notice, and the structures only grow (doubling) when the window holds more
+ * notices than ever before. Agrona's maps key on one {@code long} and box nothing, but a key of
+ * two {@code long}s would need a chain per request id and twice the memory, which at a million
+ * notices a second over a minute's window is gigabytes.
+ *
+ * <p>Time only moves forward (shard time), so the ring is an exact expiry queue.
+ */
+public final class SettledNotices
+{
+    /** No notice for this key is remembered. */
+    public static final int NONE = 0;
+    /** A win was booked for this key. */
+    public static final int WON = 1;
+    /** A loss was settled for this key (and no win since). */
+    public static final int LOST = 2;
+
+    private static final int INITIAL_CAPACITY = 1 << 10;
+    private static final int MAX_CAPACITY = 1 << 30;
+    private static final int WON_BIT = Integer.MIN_VALUE;
+    private static final int SLOT_BITS = Integer.MAX_VALUE;
+
+    private final long windowMillis;
+    private long[] requestIds;
+    private long[] campaignIds;
+    private int mask;
+    private long head;
+    private long tail;
+
+    private int[] index;
+    private int indexMask;
+
+    private long[] markMillis;
+    private long[] markFirst;
+    private int markMask;
+    private long markHead;
+    private long markTail;
+
+    /** @param windowMillis how long a settled notice is remembered; 0 remembers nothing */
+    public SettledNotices(final long windowMillis)
+    {
+        if (windowMillis < 0)
+        {
+            throw new IllegalArgumentException("windowMillis must be >= 0, was " + windowMillis);
+        }
+        this.windowMillis = windowMillis;
+        allocate(windowMillis == 0 ? 1 : INITIAL_CAPACITY);
+        markMillis = new long[windowMillis == 0 ? 1 : INITIAL_CAPACITY];
+        markFirst = new long[markMillis.length];
+        markMask = markMillis.length - 1;
+    }
+
+    /** {@link #WON}, {@link #LOST} or {@link #NONE} for this request and campaign. */
+    public int outcome(final long requestId, final long campaignId)
+    {
+        if (head == tail)
+        {
+            return NONE;
+        }
+        final int found = index[find(requestId, campaignId)];
+        return found == 0 ? NONE : found < 0 ? WON : LOST;
+    }
+
+    /**
+     * Remembers that this request's notice was settled at {@code nowMillis} (the latest time given
+     * so far); a loss settled before becomes a win, keeping its first settle time.
+     */
+    public void settle(final long requestId, final long campaignId, final boolean won, final long nowMillis)
+    {
+        if (windowMillis == 0)
+        {
+            return;
+        }
+        int at = find(requestId, campaignId);
+        if (index[at] != 0)
+        {
+            if (won)
+            {
+                index[at] |= WON_BIT;
+            }
+            return;
+        }
+        if (tail - head == requestIds.length)
+        {
+            grow();
+            at = find(requestId, campaignId);
+        }
+        final int slot = (int)(tail & mask);
+        requestIds[slot] = requestId;
+        campaignIds[slot] = campaignId;
+        index[at] = (slot + 1) | (won ? WON_BIT : 0);
+        if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
+        {
+            if (markTail - markHead == markMillis.length)
+            {
+                growMarks();
+            }
+            markMillis[(int)(markTail & markMask)] = nowMillis;
+            markFirst[(int)(markTail & markMask)] = tail;
+            markTail++;
+        }
+        tail++;
+    }
+
+    /** Forgets every notice settled at or before {@code nowMillis - window}. */
+    public void expire(final long nowMillis)
+    {
+        while (markHead != markTail && markMillis[(int)(markHead & markMask)] + windowMillis <= nowMillis)
+        {
+            final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
+            while (head < end)
+            {
+                final int slot = (int)(head & mask);
+                remove(find(requestIds[slot], campaignIds[slot]));
+                head++;
+            }
+            markHead++;
+        }
+    }
+
+    /** Notices remembered now. */
+    public long size()
+    {
+        return tail - head;
+    }
+
+    /** Bytes held by the structures (they keep their peak size). */
+    public long footprintBytes()
+    {
+        return 8L * (requestIds.length + campaignIds.length + markMillis.length + markFirst.length) + 4L * index.length;
+    }
+
+    /** Writes the remembered notices in settle order, each with its outcome and settle time. */
+    void write(final DataOutput out) throws IOException
+    {
+        out.writeLong(size());
+        long mark = markHead;
+        for (long seq = head; seq < tail; seq++)
+        {
+            while (mark + 1 != markTail && markFirst[(int)((mark + 1) & markMask)] <= seq)
+            {
+                mark++;
+            }
+            final int slot = (int)(seq & mask);
+            out.writeLong(requestIds[slot]);
+            out.writeLong(campaignIds[slot]);
+            out.writeBoolean(outcome(requestIds[slot], campaignIds[slot]) == WON);
+            out.writeLong(markMillis[(int)(mark & markMask)]);
+        }
+    }
+
+    /** Remembers again what {@link #write} wrote, into this empty set. */
+    void read(final DataInput in) throws IOException
+    {
+        final long count = in.readLong();
+        for (long i = 0; i < count; i++)
+        {
+            final long requestId = in.readLong();
+            final long campaignId = in.readLong();
+            final boolean won = in.readBoolean();
+            settle(requestId, campaignId, won, in.readLong());
+        }
+    }
+
+    /** The index position holding this key, or the empty position where it would go. */
+    private int find(final long requestId, final long campaignId)
+    {
+        int at = home(requestId, campaignId);
+        int entry;
+        while ((entry = index[at]) != 0)
+        {
+            final int slot = (entry & SLOT_BITS) - 1;
+            if (requestIds[slot] == requestId && campaignIds[slot] == campaignId)
+            {
+                return at;
+            }
+            at = (at + 1) & indexMask;
+        }
+        return at;
+    }
+
+    private int home(final long requestId, final long campaignId)
+    {
+        long h = requestId * 0x9E3779B97F4A7C15L + campaignId;
+        h ^= h >>> 32;
+        h *= 0xC2B2AE3D27D4EB4FL;
+        h ^= h >>> 29;
+        return (int)h & indexMask;
+    }
+
+    /** Empties an index position, shifting back the entries that probed past it. */
+    private void remove(final int position)
+    {
+        int gap = position;
+        int at = (gap + 1) & indexMask;
+        int entry;
+        while ((entry = index[at]) != 0)
+        {
+            final int slot = (entry & SLOT_BITS) - 1;
+            final int home = home(requestIds[slot], campaignIds[slot]);
+            // the entry may fill the gap if its home is not cyclically in (gap, at]
+            if (((at - home) & indexMask) >= ((at - gap) & indexMask))
+            {
+                index[gap] = entry;
+                gap = at;
+            }
+            at = (at + 1) & indexMask;
+        }
+        index[gap] = 0;
+    }
+
+    private void allocate(final int capacity)
+    {
+        requestIds = new long[capacity];
+        campaignIds = new long[capacity];
+        mask = capacity - 1;
+        index = new int[capacity * 2];
+        indexMask = index.length - 1;
+    }
+
+    private void grow()
+    {
+        if (requestIds.length == MAX_CAPACITY)
+        {
+            throw new IllegalStateException("more than " + MAX_CAPACITY + " notices in the dedupe window");
+        }
+        final long[] oldRequests = requestIds;
+        final long[] oldCampaigns = campaignIds;
+        final int[] oldIndex = index;
+        final int oldMask = mask;
+        allocate(oldRequests.length * 2);
+        for (final int entry : oldIndex)
+        {
+            if (entry != 0)
+            {
+                final int oldSlot = (entry & SLOT_BITS) - 1;
+                // the slot's sequence: the one in [head, tail) that maps to it
+                final long seq = head + ((oldSlot - head) & oldMask);
+                final int slot = (int)(seq & mask);
+                requestIds[slot] = oldRequests[oldSlot];
+                campaignIds[slot] = oldCampaigns[oldSlot];
+                index[find(requestIds[slot], campaignIds[slot])] = (slot + 1) | (entry & WON_BIT);
+            }
+        }
+    }
+
+    private void growMarks()
+    {
+        final long[] oldMillis = markMillis;
+        final long[] oldFirst = markFirst;
+        final int oldMask = markMask;
+        markMillis = new long[oldMillis.length * 2];
+        markFirst = new long[markMillis.length];
+        markMask = markMillis.length - 1;
+        for (long m = markHead; m < markTail; m++)
+        {
+            markMillis[(int)(m & markMask)] = oldMillis[(int)(m & oldMask)];
+            markFirst[(int)(m & markMask)] = oldFirst[(int)(m & oldMask)];
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.pacer.model;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dedupe window answers exactly as a plain map of the notices settled within it. */
+class SettledNoticesTest
+{
+    private record Key(long requestId, long campaignId)
+    {
+    }
+
+    private record Settled(Key key, long atMillis)
+    {
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void shouldAnswerAsAMapOfTheNoticesWithinTheWindowThroughGrowthAndExpiry(final long seed)
+    {
+        final long window = 500;
+        final SettledNotices notices = new SettledNotices(window);
+        final Map<Key, Integer> model = new HashMap<>();
+        final ArrayDeque<Settled> order = new ArrayDeque<>();
+        final SplittableRandom random = new SplittableRandom(seed);
+        long now = 1_000;
+        for (int i = 0; i < 200_000; i++)
+        {
+            now += random.nextInt(100) == 0 ? random.nextInt(300) : random.nextInt(2);
+            notices.expire(now);
+            while (!order.isEmpty() && order.peekFirst().atMillis() + window <= now)
+            {
+                model.remove(order.pollFirst().key());
+            }
+            // few request ids and campaigns: many collisions, repeats and shared request ids
+            final Key key = new Key(random.nextLong(5_000), random.nextLong(4));
+            final int expected = model.getOrDefault(key, SettledNotices.NONE);
+            assertThat(notices.outcome(key.requestId(), key.campaignId())).isEqualTo(expected);
+            final boolean won = random.nextBoolean();
+            notices.settle(key.requestId(), key.campaignId(), won, now);
+            if (expected == SettledNotices.NONE)
+            {
+                order.addLast(new Settled(key, now));
+                model.put(key, won ? SettledNotices.WON : SettledNotices.LOST);
+            }
+            else if (won)
+            {
+                model.put(key, SettledNotices.WON);
+            }
+            assertThat(notices.size()).isEqualTo(model.size());
+        }
+        for (final Map.Entry<Key, Integer> e : model.entrySet())
+        {
+            assertThat(notices.outcome(e.getKey().requestId(), e.getKey().campaignId())).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    void shouldRestoreTheSameNoticesAndSettleTimesFromItsSnapshot() throws Exception
+    {
+        final SettledNotices original = new SettledNotices(1_000);
+        for (long i = 0; i < 5_000; i++)
+        {
+            original.settle(i, i % 7, i % 3 == 0, 10_000 + i / 10);
+        }
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        original.write(new DataOutputStream(bytes));
+        final SettledNotices restored = new SettledNotices(1_000);
+        restored.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(restored.size()).isEqualTo(5_000);
+        for (final long now : new long[] {10_200, 10_350, 10_499, 10_500})
+        {
+            original.expire(now + 1_000);
+            restored.expire(now + 1_000);
+            assertThat(restored.size()).isEqualTo(original.size());
+        }
+        for (long i = 0; i < 5_000; i++)
+        {
+            assertThat(restored.outcome(i, i % 7)).isEqualTo(original.outcome(i, i % 7));
+        }
+    }
+
+    @Test
+    void shouldCostTwentyFourBytesANoticeAtTheSizeItGrewTo()
+    {
+        final SettledNotices notices = new SettledNotices(60_000);
+        for (long i = 0; i < 1 << 20; i++)
+        {
+            notices.settle(i, 42, true, 1_000_000);
+        }
+        assertThat(notices.footprintBytes()).isLessThanOrEqualTo(24L * (1 << 20) + 16L * 1024);
+    }
+}
