@@ -1,0 +1,376 @@
+package io.pacer.client;
+
+import io.pacer.wire.ErrorCode;
+import io.pacer.wire.FrameEncoder;
+import io.pacer.wire.FrameListener;
+import io.pacer.wire.Reason;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The protocol state of one connection to a pacer node, with no I/O of its own: callers on any
+ * thread put commands in its ring; its event-loop thread drains them into frames, matches answers
+ * to requests, fails safe the requests past their deadline, and keeps every notice until the
+ * pacer is known to have read it. Nothing here allocates per bid.
+ *
+ * <p>A notice is known to be read when a bid written after it on the same connection is answered
+ * (other than OVERLOADED, which a full ring may answer before reading on): the pacer reads a
+ * connection in order and answers a bid only after journaling what came before it. When no bid
+ * follows, a probe (a bid of 0, answered INVALID_REQUEST, reserving nothing) asks.
+ */
+final class ClientSession implements FrameListener
+{
+    static final int BID = 1;
+    static final int WIN = 2;
+    static final int LOSS = 3;
+    /** requestId, campaignId, bid or price, correlation id, submit time. */
+    static final int COMMAND_LENGTH = 40;
+
+    private static final byte FREE = 0;
+    private static final byte PENDING = 1;
+    private static final byte PROBE = 2;
+    private static final long NONE = -1;
+
+    private final PacerClient client;
+    private final NodeLink node;
+    private final ClientStats stats;
+    private final long deadlineNanos;
+    private final long probeIntervalNanos;
+    private final ManyToOneRingBuffer commands;
+    private final MessageHandler onCommand = this::onCommand;
+    private final FrameEncoder encoder = new FrameEncoder();
+    private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
+    private int outLength;
+
+    private final int mask;
+    private final long[] requestIds;
+    private final long[] campaignIds;
+    private final long[] correlations;
+    private final long[] sentAtNanos;
+    private final long[] writeIndex;
+    private final byte[] states;
+    private final Long2LongHashMap bySequence;
+    private long head;
+    private long tail;
+    private final NoticeLog unacknowledged = new NoticeLog();
+
+    private long bidsWritten;
+    private long lastBidWrittenNanos;
+    private boolean probeInFlight;
+    private boolean connected;
+    private long nowNanos;
+
+    ClientSession(final PacerClient client, final NodeLink node, final PacerClient.Context context)
+    {
+        this.client = client;
+        this.node = node;
+        this.stats = client.stats();
+        this.deadlineNanos = context.deadline().toNanos();
+        this.probeIntervalNanos = context.probeInterval().toNanos();
+        this.commands = new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(context.commandQueueBytes() + RingBufferDescriptor.TRAILER_LENGTH)));
+        final int capacity = context.maxInFlightPerConnection();
+        this.mask = capacity - 1;
+        this.requestIds = new long[capacity];
+        this.campaignIds = new long[capacity];
+        this.correlations = new long[capacity];
+        this.sentAtNanos = new long[capacity];
+        this.writeIndex = new long[capacity];
+        this.states = new byte[capacity];
+        this.bySequence = new Long2LongHashMap(capacity * 2, 0.65f, NONE);
+    }
+
+    // ---- any thread ----
+
+    /** Queues a command; false when the queue is full. */
+    boolean offer(
+        final int type, final long requestId, final long campaignId, final long value, final long correlationId,
+        final long submittedNanos)
+    {
+        final int index = commands.tryClaim(type, COMMAND_LENGTH);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final org.agrona.concurrent.AtomicBuffer buffer = commands.buffer();
+        buffer.putLong(index, requestId);
+        buffer.putLong(index + 8, campaignId);
+        buffer.putLong(index + 16, value);
+        buffer.putLong(index + 24, correlationId);
+        buffer.putLong(index + 32, submittedNanos);
+        commands.commit(index);
+        return true;
+    }
+
+    // ---- the event-loop thread ----
+
+    void connected(final boolean up)
+    {
+        connected = up;
+    }
+
+    /** The time answers about to be read are measured at. */
+    void clock(final long now)
+    {
+        nowNanos = now;
+    }
+
+    boolean isConnected()
+    {
+        return connected;
+    }
+
+    /** Writes queued commands and notices waiting for a connection into the outgoing bytes. */
+    void drain(final long now)
+    {
+        nowNanos = now;
+        if (connected)
+        {
+            node.takeWaitingNotices(this);
+        }
+        commands.read(onCommand, Integer.MAX_VALUE);
+    }
+
+    private void onCommand(final int type, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final long requestId = buffer.getLong(index);
+        final long campaignId = buffer.getLong(index + 8);
+        final long value = buffer.getLong(index + 16);
+        if (type == BID)
+        {
+            writeBid(requestId, campaignId, value, buffer.getLong(index + 24), buffer.getLong(index + 32));
+        }
+        else
+        {
+            notice(type, requestId, campaignId, value, false);
+        }
+    }
+
+    private void writeBid(
+        final long requestId, final long campaignId, final long bidCpmMicros, final long correlationId,
+        final long submittedNanos)
+    {
+        if (!connected)
+        {
+            // never written: nothing was reserved, nothing to release
+            client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
+            return;
+        }
+        if (tail - head == requestIds.length)
+        {
+            client.failSafe(correlationId, requestId, campaignId, ClientReason.BACK_PRESSURED);
+            return;
+        }
+        track(requestId, campaignId, correlationId, submittedNanos, PENDING);
+        ensure(FrameEncoder.BID_REQUEST_LENGTH);
+        outLength += encoder.bidRequest(out, outLength, requestId, campaignId, bidCpmMicros);
+        stats.increment(ClientStats.Count.BIDS_SENT);
+    }
+
+    private void track(
+        final long requestId, final long campaignId, final long correlationId, final long submittedNanos, final byte state)
+    {
+        final int slot = (int)(tail & mask);
+        requestIds[slot] = requestId;
+        campaignIds[slot] = campaignId;
+        correlations[slot] = correlationId;
+        sentAtNanos[slot] = submittedNanos;
+        writeIndex[slot] = ++bidsWritten;
+        states[slot] = state;
+        bySequence.put(requestId, tail);
+        tail++;
+        lastBidWrittenNanos = nowNanos;
+    }
+
+    /** Writes a notice now if connected (kept until acknowledged), else hands it to the node to wait. */
+    void notice(final int type, final long requestId, final long campaignId, final long price, final boolean resend)
+    {
+        if (!connected)
+        {
+            node.waitForConnection(type, requestId, campaignId, price, resend);
+            return;
+        }
+        ensure(FrameEncoder.WIN_NOTICE_LENGTH);
+        outLength += type == WIN ? encoder.winNotice(out, outLength, requestId, campaignId, price) :
+            encoder.lossNotice(out, outLength, requestId, campaignId);
+        unacknowledged.add(type, requestId, campaignId, price, bidsWritten);
+        stats.increment(ClientStats.Count.NOTICES_SENT);
+        if (resend)
+        {
+            stats.increment(ClientStats.Count.NOTICES_RESENT);
+        }
+    }
+
+    @Override
+    public void onBidResponse(final long requestId, final short decision, final short reason)
+    {
+        final long sequence = bySequence.remove(requestId);
+        if (sequence == NONE)
+        {
+            stats.increment(ClientStats.Count.LATE_ANSWERS);
+            return;
+        }
+        final int slot = (int)(sequence & mask);
+        if (reason != Reason.OVERLOADED.value())
+        {
+            acknowledgeNoticesBefore(writeIndex[slot]);
+        }
+        if (states[slot] == PENDING)
+        {
+            client.answered(correlations[slot], requestId, campaignIds[slot], decision == 1, reason,
+                nowNanos - sentAtNanos[slot]);
+        }
+        else
+        {
+            probeInFlight = false;
+        }
+        states[slot] = FREE;
+        advanceHead();
+    }
+
+    private void acknowledgeNoticesBefore(final long bidIndex)
+    {
+        final int acknowledged = unacknowledged.removeWrittenBefore(bidIndex);
+        if (acknowledged > 0)
+        {
+            stats.add(ClientStats.Count.NOTICES_ACKNOWLEDGED, acknowledged);
+            client.noticesAcknowledged(acknowledged);
+        }
+    }
+
+    private void advanceHead()
+    {
+        while (head < tail && states[(int)(head & mask)] == FREE)
+        {
+            head++;
+        }
+    }
+
+    /**
+     * Fails safe every request past its deadline, releasing what the pacer may have reserved for
+     * it with a LossNotice, and probes when notices wait for acknowledgement with no bid after them.
+     */
+    void sweep(final long now)
+    {
+        nowNanos = now;
+        while (head < tail)
+        {
+            final int slot = (int)(head & mask);
+            if (states[slot] != FREE)
+            {
+                if (now - sentAtNanos[slot] < deadlineNanos)
+                {
+                    break;
+                }
+                bySequence.remove(requestIds[slot]);
+                if (states[slot] == PENDING)
+                {
+                    client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.DEADLINE_EXCEEDED);
+                    release(requestIds[slot], campaignIds[slot]);
+                }
+                else
+                {
+                    probeInFlight = false;
+                }
+                states[slot] = FREE;
+            }
+            head++;
+        }
+        if (connected && !probeInFlight && !unacknowledged.isEmpty() && now - lastBidWrittenNanos >= probeIntervalNanos &&
+            tail - head < requestIds.length)
+        {
+            probeInFlight = true;
+            final long probeRequestId = client.nextRequestId();
+            track(probeRequestId, 0, 0, now, PROBE);
+            ensure(FrameEncoder.BID_REQUEST_LENGTH);
+            outLength += encoder.bidRequest(out, outLength, probeRequestId, 0, 0);
+            stats.increment(ClientStats.Count.PROBES);
+        }
+    }
+
+    private void release(final long requestId, final long campaignId)
+    {
+        stats.increment(ClientStats.Count.RELEASES);
+        client.noticeQueued();
+        notice(LOSS, requestId, campaignId, 0, false);
+    }
+
+    /**
+     * The connection dropped: every bid in flight fails safe (and is released once a connection
+     * is back), and every notice not known to be read waits to be written again.
+     */
+    void disconnected()
+    {
+        connected = false;
+        for (long sequence = head; sequence < tail; sequence++)
+        {
+            final int slot = (int)(sequence & mask);
+            if (states[slot] == PENDING)
+            {
+                client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.CONNECTION_LOST);
+                stats.increment(ClientStats.Count.RELEASES);
+                client.noticeQueued();
+                node.waitForConnection(LOSS, requestIds[slot], campaignIds[slot], 0, false);
+            }
+            states[slot] = FREE;
+        }
+        bySequence.clear();
+        head = tail;
+        probeInFlight = false;
+        unacknowledged.moveTo(node);
+        outLength = 0;
+        commands.read(onCommand, Integer.MAX_VALUE);
+    }
+
+    /** Bytes written since the last {@link #clearOut()}. */
+    int outLength()
+    {
+        return outLength;
+    }
+
+    UnsafeBuffer outBuffer(final UnsafeBuffer view)
+    {
+        view.wrap(out.byteArray(), 0, outLength);
+        return view;
+    }
+
+    byte[] outArray()
+    {
+        return out.byteArray();
+    }
+
+    void clearOut()
+    {
+        outLength = 0;
+    }
+
+    /** Requests in flight (probes included). */
+    int inFlight()
+    {
+        return bySequence.size();
+    }
+
+    private void ensure(final int bytes)
+    {
+        out.checkLimit(outLength + bytes);
+    }
+
+    @Override
+    public void onErrorMessage(final long requestId, final int code, final int templateId)
+    {
+        client.pacerError(requestId, code, templateId);
+    }
+
+    @Override
+    public void onInvalidFrame(final ErrorCode code, final long requestId, final int templateId)
+    {
+        client.pacerError(requestId, code.value(), templateId);
+    }
+}
