@@ -49,14 +49,19 @@ final class ClientSession implements FrameListener
     private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
     private int outLength;
 
-    private final int mask;
     private final long[] requestIds;
     private final long[] campaignIds;
     private final long[] correlations;
     private final long[] sentAtNanos;
     private final long[] writeIndex;
     private final byte[] states;
-    private final Long2LongHashMap bySequence;
+    private final int[] generations;
+    private final int[] freeSlots;
+    private int freeCount;
+    private final Long2LongHashMap slotByRequest;
+    /** Requests in send order, as (generation << 32 | slot): an exact deadline queue; answered ones are skipped. */
+    private long[] order = new long[1024];
+    private int orderMask = 1023;
     private long head;
     private long tail;
     private final NoticeLog unacknowledged = new NoticeLog();
@@ -77,14 +82,20 @@ final class ClientSession implements FrameListener
         this.commands = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(context.commandQueueBytes() + RingBufferDescriptor.TRAILER_LENGTH)));
         final int capacity = context.maxInFlightPerConnection();
-        this.mask = capacity - 1;
         this.requestIds = new long[capacity];
         this.campaignIds = new long[capacity];
         this.correlations = new long[capacity];
         this.sentAtNanos = new long[capacity];
         this.writeIndex = new long[capacity];
         this.states = new byte[capacity];
-        this.bySequence = new Long2LongHashMap(capacity * 2, 0.65f, NONE);
+        this.generations = new int[capacity];
+        this.freeSlots = new int[capacity];
+        for (int i = 0; i < capacity; i++)
+        {
+            freeSlots[i] = capacity - 1 - i;
+        }
+        this.freeCount = capacity;
+        this.slotByRequest = new Long2LongHashMap(capacity * 2, 0.65f, NONE);
     }
 
     // ---- any thread ----
@@ -163,7 +174,7 @@ final class ClientSession implements FrameListener
             client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
             return;
         }
-        if (tail - head == requestIds.length)
+        if (freeCount == 0)
         {
             client.failSafe(correlationId, requestId, campaignId, ClientReason.BACK_PRESSURED);
             return;
@@ -177,14 +188,19 @@ final class ClientSession implements FrameListener
     private void track(
         final long requestId, final long campaignId, final long correlationId, final long submittedNanos, final byte state)
     {
-        final int slot = (int)(tail & mask);
+        final int slot = freeSlots[--freeCount];
         requestIds[slot] = requestId;
         campaignIds[slot] = campaignId;
         correlations[slot] = correlationId;
         sentAtNanos[slot] = submittedNanos;
         writeIndex[slot] = ++bidsWritten;
         states[slot] = state;
-        bySequence.put(requestId, tail);
+        slotByRequest.put(requestId, slot);
+        if (tail - head == order.length)
+        {
+            growOrder();
+        }
+        order[(int)(tail & orderMask)] = ((long)generations[slot] << 32) | slot;
         tail++;
         lastBidWrittenNanos = nowNanos;
     }
@@ -211,13 +227,13 @@ final class ClientSession implements FrameListener
     @Override
     public void onBidResponse(final long requestId, final short decision, final short reason)
     {
-        final long sequence = bySequence.remove(requestId);
-        if (sequence == NONE)
+        final long found = slotByRequest.remove(requestId);
+        if (found == NONE)
         {
             stats.increment(ClientStats.Count.LATE_ANSWERS);
             return;
         }
-        final int slot = (int)(sequence & mask);
+        final int slot = (int)found;
         if (reason != Reason.OVERLOADED.value())
         {
             acknowledgeNoticesBefore(writeIndex[slot]);
@@ -231,8 +247,7 @@ final class ClientSession implements FrameListener
         {
             probeInFlight = false;
         }
-        states[slot] = FREE;
-        advanceHead();
+        free(slot);
     }
 
     private void acknowledgeNoticesBefore(final long bidIndex)
@@ -245,12 +260,30 @@ final class ClientSession implements FrameListener
         }
     }
 
-    private void advanceHead()
+    private void free(final int slot)
     {
-        while (head < tail && states[(int)(head & mask)] == FREE)
+        states[slot] = FREE;
+        generations[slot]++;
+        freeSlots[freeCount++] = slot;
+    }
+
+    /** The slot of the request at this place in send order, or -1 if it was answered since. */
+    private int live(final long sequence)
+    {
+        final long entry = order[(int)(sequence & orderMask)];
+        final int slot = (int)entry;
+        return states[slot] != FREE && generations[slot] == (int)(entry >>> 32) ? slot : -1;
+    }
+
+    private void growOrder()
+    {
+        final long[] grown = new long[order.length * 2];
+        for (long seq = head; seq < tail; seq++)
         {
-            head++;
+            grown[(int)(seq & (grown.length - 1))] = order[(int)(seq & orderMask)];
         }
+        order = grown;
+        orderMask = grown.length - 1;
     }
 
     /**
@@ -262,14 +295,14 @@ final class ClientSession implements FrameListener
         nowNanos = now;
         while (head < tail)
         {
-            final int slot = (int)(head & mask);
-            if (states[slot] != FREE)
+            final int slot = live(head);
+            if (slot >= 0)
             {
                 if (now - sentAtNanos[slot] < deadlineNanos)
                 {
                     break;
                 }
-                bySequence.remove(requestIds[slot]);
+                slotByRequest.remove(requestIds[slot]);
                 if (states[slot] == PENDING)
                 {
                     client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.DEADLINE_EXCEEDED);
@@ -279,12 +312,12 @@ final class ClientSession implements FrameListener
                 {
                     probeInFlight = false;
                 }
-                states[slot] = FREE;
+                free(slot);
             }
             head++;
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() && now - lastBidWrittenNanos >= probeIntervalNanos &&
-            tail - head < requestIds.length)
+            freeCount > 0)
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
@@ -311,7 +344,11 @@ final class ClientSession implements FrameListener
         connected = false;
         for (long sequence = head; sequence < tail; sequence++)
         {
-            final int slot = (int)(sequence & mask);
+            final int slot = live(sequence);
+            if (slot < 0)
+            {
+                continue;
+            }
             if (states[slot] == PENDING)
             {
                 client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.CONNECTION_LOST);
@@ -319,9 +356,9 @@ final class ClientSession implements FrameListener
                 client.noticeQueued();
                 node.waitForConnection(LOSS, requestIds[slot], campaignIds[slot], 0, false);
             }
-            states[slot] = FREE;
+            free(slot);
         }
-        bySequence.clear();
+        slotByRequest.clear();
         head = tail;
         probeInFlight = false;
         unacknowledged.moveTo(node);
@@ -354,7 +391,7 @@ final class ClientSession implements FrameListener
     /** Requests in flight (probes included). */
     int inFlight()
     {
-        return bySequence.size();
+        return slotByRequest.size();
     }
 
     private void ensure(final int bytes)

@@ -29,6 +29,10 @@ public final class LoadGenerator
 
     public LoadReport run() throws Exception
     {
+        if (options.viaClient())
+        {
+            return new ClientLoad(options).run();
+        }
         final MultiThreadIoEventLoopGroup group = Transport.group(options.threads(), "pacer-load");
         final List<LoadConnection> connections = new ArrayList<>();
         final List<Channel> channels = new ArrayList<>();
@@ -145,7 +149,7 @@ public final class LoadGenerator
         }
         final String mode = options.openLoop() ?
             String.format("open loop, %,d req/s target, %d connections", options.ratePerSecond(), options.connections()) :
-            String.format("closed loop, %d connections x %d in flight", options.connections(), options.inFlight());
+            String.format("closed loop (raw connections), %d connections x %d in flight", options.connections(), options.inFlight());
         return new LoadReport(mode, seconds, totals[0], totals[1], totals[2], totals[3], totals[4], latency, reasons, errors);
     }
 

@@ -26,6 +26,8 @@ import java.time.Duration;
  * @param seed             random seed (bids, campaigns, wins)
  * @param drainTimeout     how long to wait for outstanding answers at the end
  * @param tls              client TLS context for a gateway listener with TLS, or null
+ * @param engine           closed loop: through the client library, or on the generator's own
+ *                         connections (open loop always uses its own: see {@link Engine})
  */
 public record LoadOptions(
     String host,
@@ -46,8 +48,22 @@ public record LoadOptions(
     double noticeLossShare,
     long seed,
     Duration drainTimeout,
-    SslContext tls)
+    SslContext tls,
+    Engine engine)
 {
+    /** What sends the requests of a closed-loop run. */
+    public enum Engine
+    {
+        /**
+         * {@code io.pacer.client.PacerClient}, as a gateway would. Open-loop runs do not use it: they
+         * measure each answer from the request's intended send time, and the library's own deadline
+         * and queueing would hide the server's stalls behind fail-safe answers.
+         */
+        CLIENT,
+        /** The generator's own pipelined connections: the raw protocol, nothing in between. */
+        RAW
+    }
+
     public LoadOptions
     {
         require(connections >= 1 && connections <= 4095, "connections must be in [1, 4095]");
@@ -75,6 +91,12 @@ public record LoadOptions(
     public boolean openLoop()
     {
         return ratePerSecond > 0;
+    }
+
+    /** Whether this run goes through the client library: closed loop with {@link Engine#CLIENT}. */
+    public boolean viaClient()
+    {
+        return !openLoop() && engine == Engine.CLIENT;
     }
 
     /** Starts from defaults: loopback:9400, 8 connections x 16 in flight, closed loop, 10 s. */
@@ -105,6 +127,7 @@ public record LoadOptions(
         private long seed = 1;
         private Duration drainTimeout = Duration.ofSeconds(5);
         private SslContext tls;
+        private Engine engine = Engine.CLIENT;
 
         public Builder host(final String v)
         {
@@ -202,10 +225,17 @@ public record LoadOptions(
             return this;
         }
 
+        /** Closed loop through the client library (default) or raw connections. */
+        public Builder engine(final Engine v)
+        {
+            engine = v;
+            return this;
+        }
+
         public LoadOptions build()
         {
             return new LoadOptions(host, port, connections, threads, inFlight, rate, duration, warmup, maxRequests,
-                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout, tls);
+                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout, tls, engine);
         }
     }
 }

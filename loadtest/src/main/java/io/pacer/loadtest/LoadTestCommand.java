@@ -115,6 +115,11 @@ public final class LoadTestCommand implements Callable<Integer>
         description = "With --tls: trust only this certificate (chain); without it any certificate is accepted.")
     Path tlsTrust;
 
+    @Option(names = "--engine", defaultValue = "client",
+        description = "Closed loop through the client library (client) or the generator's own connections (raw); " +
+            "open loop always uses its own (default: ${DEFAULT-VALUE}).")
+    String engine;
+
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
 
@@ -132,7 +137,8 @@ public final class LoadTestCommand implements Callable<Integer>
         final LoadOptions options = LoadOptions.builder()
             .host(host).port(port).connections(connections).threads(threads).inFlight(inFlight).rate(rate)
             .duration(duration).warmup(warmup).maxRequests(maxRequests).campaigns(campaignBase, campaigns)
-            .bids(bidMin, bidMax).exchange(winRate, clearingMin, noticeLoss).seed(seed).tls(tlsContext()).build();
+            .bids(bidMin, bidMax).exchange(winRate, clearingMin, noticeLoss).seed(seed).tls(tlsContext())
+            .engine(engine()).build();
         if (adminUrl != null)
         {
             final Instant now = Instant.now();
@@ -157,6 +163,19 @@ public final class LoadTestCommand implements Callable<Integer>
             }
         }
         return report.clean() ? 0 : 1;
+    }
+
+    private LoadOptions.Engine engine()
+    {
+        for (final LoadOptions.Engine e : LoadOptions.Engine.values())
+        {
+            if (e.name().equalsIgnoreCase(engine))
+            {
+                return e;
+            }
+        }
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            "--engine must be client or raw, was " + engine);
     }
 
     private SslContext tlsContext() throws javax.net.ssl.SSLException

@@ -1,6 +1,8 @@
 package io.pacer.loadtest;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 
@@ -16,12 +18,13 @@ class LoadGeneratorTest
             .exchange(0.3, 0.5, 0.0);
     }
 
-    @Test
-    void shouldAccountForEveryRequestAndSendANoticeForEveryBid() throws Exception
+    @ParameterizedTest
+    @EnumSource(LoadOptions.Engine.class)
+    void shouldAccountForEveryRequestAndSendANoticeForEveryBid(final LoadOptions.Engine engine) throws Exception
     {
         try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.NONE))
         {
-            final LoadReport report = new LoadGenerator(options(gateway).build()).run();
+            final LoadReport report = new LoadGenerator(options(gateway).engine(engine).build()).run();
             assertThat(report.errors()).isEmpty();
             assertThat(report.answers()).isEqualTo(report.sent()).isPositive();
             assertThat(report.wins() + report.losses()).isEqualTo(report.answers());
@@ -49,9 +52,31 @@ class LoadGeneratorTest
     {
         try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.DUPLICATE_EVERY_100TH))
         {
-            final LoadReport report = new LoadGenerator(options(gateway).build()).run();
+            final LoadReport report = new LoadGenerator(options(gateway).engine(LoadOptions.Engine.RAW).build()).run();
             assertThat(report.clean()).isFalse();
             assertThat(report.errors()).containsKey("unknownRequestIds");
+        }
+    }
+
+    @Test
+    void shouldReportDuplicateAnswersAsLateAnswersThroughTheClient() throws Exception
+    {
+        try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.DUPLICATE_EVERY_100TH))
+        {
+            final LoadReport report = new LoadGenerator(options(gateway).build()).run();
+            assertThat(report.clean()).isFalse();
+            assertThat(report.errors()).containsKey("lateAnswers");
+        }
+    }
+
+    @Test
+    void shouldFailSafeTheAnswersAServerNeverSendsThroughTheClient() throws Exception
+    {
+        try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.DROP_EVERY_100TH))
+        {
+            final LoadReport report = new LoadGenerator(options(gateway).duration(Duration.ofMillis(2500)).build()).run();
+            assertThat(report.errors()).containsKey("failSafeDeadline");
+            assertThat(report.answers()).as("a fail-safe answers every bid").isEqualTo(report.sent());
         }
     }
 
@@ -60,7 +85,8 @@ class LoadGeneratorTest
     {
         try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.DROP_EVERY_100TH))
         {
-            final LoadReport report = new LoadGenerator(options(gateway).drainTimeout(Duration.ofMillis(300)).build()).run();
+            final LoadReport report = new LoadGenerator(options(gateway).engine(LoadOptions.Engine.RAW)
+                .drainTimeout(Duration.ofMillis(300)).build()).run();
             assertThat(report.errors()).containsKey("missingAnswers");
         }
     }
