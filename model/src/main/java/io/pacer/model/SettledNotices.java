@@ -14,7 +14,12 @@ import java.io.IOException;
  * bit; and one time mark per distinct settle millisecond says where each millisecond's notices
  * begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus 16 bytes a millisecond. No
  * object is made per notice, and the structures only grow (doubling) when the window holds more
- * notices than ever before. Agrona's maps key on one {@code long} and box nothing, but a key of
+ * notices than ever before.
+ *
+ * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
+ * notices already held move over two at a time with each notice settled after, oldest first,
+ * while lookups consult both (a stop-the-world rehash of a few million notices took seconds on a
+ * shared 2-core host, and every answer waited for it). Agrona's maps key on one {@code long} and box nothing, but a key of
  * two {@code long}s would need a chain per request id and twice the memory, which at a million
  * notices a second over a minute's window is gigabytes.
  *
@@ -44,6 +49,15 @@ public final class SettledNotices
     private int[] index;
     private int indexMask;
 
+    /** While growing: the structures before the doubling, holding the sequences [migrated, oldEnd). */
+    private long[] oldRequestIds;
+    private long[] oldCampaignIds;
+    private int oldMask;
+    private int[] oldIndex;
+    private int oldIndexMask;
+    private long migrated;
+    private long oldEnd;
+
     private long[] markMillis;
     private long[] markFirst;
     private int markMask;
@@ -71,7 +85,11 @@ public final class SettledNotices
         {
             return NONE;
         }
-        final int found = index[find(requestId, campaignId)];
+        int found = index[find(requestId, campaignId)];
+        if (found == 0 && oldIndex != null)
+        {
+            found = oldIndex[findOld(requestId, campaignId)];
+        }
         return found == 0 ? NONE : found < 0 ? WON : LOST;
     }
 
@@ -94,6 +112,18 @@ public final class SettledNotices
             }
             return;
         }
+        if (oldIndex != null)
+        {
+            final int old = findOld(requestId, campaignId);
+            if (oldIndex[old] != 0)
+            {
+                if (won)
+                {
+                    oldIndex[old] |= WON_BIT;
+                }
+                return;
+            }
+        }
         if (tail - head == requestIds.length)
         {
             grow();
@@ -114,6 +144,10 @@ public final class SettledNotices
             markTail++;
         }
         tail++;
+        if (oldIndex != null)
+        {
+            migrate(2);
+        }
     }
 
     /** Forgets every notice settled at or before {@code nowMillis - window}. */
@@ -124,11 +158,27 @@ public final class SettledNotices
             final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
             while (head < end)
             {
-                final int slot = (int)(head & mask);
-                remove(find(requestIds[slot], campaignIds[slot]));
+                if (isOld(head))
+                {
+                    final int slot = (int)(head & oldMask);
+                    removeOld(findOld(oldRequestIds[slot], oldCampaignIds[slot]));
+                }
+                else
+                {
+                    final int slot = (int)(head & mask);
+                    remove(find(requestIds[slot], campaignIds[slot]));
+                }
                 head++;
             }
             markHead++;
+        }
+        if (oldIndex != null && migrated < head)
+        {
+            migrated = head;
+            if (migrated >= oldEnd)
+            {
+                dropOld();
+            }
         }
     }
 
@@ -141,7 +191,8 @@ public final class SettledNotices
     /** Bytes held by the structures (they keep their peak size). */
     public long footprintBytes()
     {
-        return 8L * (requestIds.length + campaignIds.length + markMillis.length + markFirst.length) + 4L * index.length;
+        final long old = oldIndex == null ? 0 : 8L * (oldRequestIds.length + oldCampaignIds.length) + 4L * oldIndex.length;
+        return 8L * (requestIds.length + campaignIds.length + markMillis.length + markFirst.length) + 4L * index.length + old;
     }
 
     /** Writes the remembered notices in settle order, each with its outcome and settle time. */
@@ -155,10 +206,21 @@ public final class SettledNotices
             {
                 mark++;
             }
-            final int slot = (int)(seq & mask);
-            out.writeLong(requestIds[slot]);
-            out.writeLong(campaignIds[slot]);
-            out.writeBoolean(outcome(requestIds[slot], campaignIds[slot]) == WON);
+            final long requestId;
+            final long campaignId;
+            if (isOld(seq))
+            {
+                requestId = oldRequestIds[(int)(seq & oldMask)];
+                campaignId = oldCampaignIds[(int)(seq & oldMask)];
+            }
+            else
+            {
+                requestId = requestIds[(int)(seq & mask)];
+                campaignId = campaignIds[(int)(seq & mask)];
+            }
+            out.writeLong(requestId);
+            out.writeLong(campaignId);
+            out.writeBoolean(outcome(requestId, campaignId) == WON);
             out.writeLong(markMillis[(int)(mark & markMask)]);
         }
     }
@@ -193,13 +255,40 @@ public final class SettledNotices
         return at;
     }
 
+    /** In the structures before the doubling: the position holding this key, or an empty one. */
+    private int findOld(final long requestId, final long campaignId)
+    {
+        int at = (int)hash(requestId, campaignId) & oldIndexMask;
+        int entry;
+        while ((entry = oldIndex[at]) != 0)
+        {
+            final int slot = (entry & SLOT_BITS) - 1;
+            if (oldRequestIds[slot] == requestId && oldCampaignIds[slot] == campaignId)
+            {
+                return at;
+            }
+            at = (at + 1) & oldIndexMask;
+        }
+        return at;
+    }
+
+    private boolean isOld(final long sequence)
+    {
+        return oldIndex != null && sequence >= migrated && sequence < oldEnd;
+    }
+
     private int home(final long requestId, final long campaignId)
+    {
+        return (int)hash(requestId, campaignId) & indexMask;
+    }
+
+    private static long hash(final long requestId, final long campaignId)
     {
         long h = requestId * 0x9E3779B97F4A7C15L + campaignId;
         h ^= h >>> 32;
         h *= 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 29;
-        return (int)h & indexMask;
+        return h;
     }
 
     /** Empties an index position, shifting back the entries that probed past it. */
@@ -223,6 +312,26 @@ public final class SettledNotices
         index[gap] = 0;
     }
 
+    /** {@link #remove} in the structures before the doubling. */
+    private void removeOld(final int position)
+    {
+        int gap = position;
+        int at = (gap + 1) & oldIndexMask;
+        int entry;
+        while ((entry = oldIndex[at]) != 0)
+        {
+            final int slot = (entry & SLOT_BITS) - 1;
+            final int home = (int)hash(oldRequestIds[slot], oldCampaignIds[slot]) & oldIndexMask;
+            if (((at - home) & oldIndexMask) >= ((at - gap) & oldIndexMask))
+            {
+                oldIndex[gap] = entry;
+                gap = at;
+            }
+            at = (at + 1) & oldIndexMask;
+        }
+        oldIndex[gap] = 0;
+    }
+
     private void allocate(final int capacity)
     {
         requestIds = new long[capacity];
@@ -232,30 +341,62 @@ public final class SettledNotices
         indexMask = index.length - 1;
     }
 
+    /**
+     * Doubles the ring and the index. The notices held stay where they are and move over by
+     * {@link #migrate}, oldest first; a doubling that finds the last one still moving finishes it.
+     */
     private void grow()
     {
         if (requestIds.length == MAX_CAPACITY)
         {
             throw new IllegalStateException("more than " + MAX_CAPACITY + " notices in the dedupe window");
         }
-        final long[] oldRequests = requestIds;
-        final long[] oldCampaigns = campaignIds;
-        final int[] oldIndex = index;
-        final int oldMask = mask;
-        allocate(oldRequests.length * 2);
-        for (final int entry : oldIndex)
+        if (oldIndex != null)
         {
-            if (entry != 0)
-            {
-                final int oldSlot = (entry & SLOT_BITS) - 1;
-                // the slot's sequence: the one in [head, tail) that maps to it
-                final long seq = head + ((oldSlot - head) & oldMask);
-                final int slot = (int)(seq & mask);
-                requestIds[slot] = oldRequests[oldSlot];
-                campaignIds[slot] = oldCampaigns[oldSlot];
-                index[find(requestIds[slot], campaignIds[slot])] = (slot + 1) | (entry & WON_BIT);
-            }
+            migrate(Integer.MAX_VALUE);
         }
+        oldRequestIds = requestIds;
+        oldCampaignIds = campaignIds;
+        oldMask = mask;
+        oldIndex = index;
+        oldIndexMask = indexMask;
+        migrated = head;
+        oldEnd = tail;
+        allocate(requestIds.length * 2);
+        if (migrated == oldEnd)
+        {
+            dropOld();
+        }
+    }
+
+    /** Moves up to {@code count} of the oldest notices not yet moved into the doubled structures. */
+    private void migrate(final int count)
+    {
+        for (int i = 0; i < count && migrated < oldEnd; i++)
+        {
+            final int oldSlot = (int)(migrated & oldMask);
+            final long requestId = oldRequestIds[oldSlot];
+            final long campaignId = oldCampaignIds[oldSlot];
+            final int old = findOld(requestId, campaignId);
+            final int entry = oldIndex[old];
+            removeOld(old);
+            final int slot = (int)(migrated & mask);
+            requestIds[slot] = requestId;
+            campaignIds[slot] = campaignId;
+            index[find(requestId, campaignId)] = (slot + 1) | (entry & WON_BIT);
+            migrated++;
+        }
+        if (migrated >= oldEnd)
+        {
+            dropOld();
+        }
+    }
+
+    private void dropOld()
+    {
+        oldRequestIds = null;
+        oldCampaignIds = null;
+        oldIndex = null;
     }
 
     private void growMarks()

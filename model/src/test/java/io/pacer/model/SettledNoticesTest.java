@@ -30,7 +30,19 @@ class SettledNoticesTest
     @ValueSource(longs = {1, 2, 3, 4, 5})
     void shouldAnswerAsAMapOfTheNoticesWithinTheWindowThroughGrowthAndExpiry(final long seed)
     {
-        final long window = 500;
+        answerAsAMap(seed, 500, 5_000);
+    }
+
+    /** Windows of tens of thousands of notices: several doublings, each moving its notices over while some expire. */
+    @ParameterizedTest
+    @ValueSource(longs = {6, 7, 8})
+    void shouldAnswerAsAMapWhileNoticesMoveIntoTheDoubledStructures(final long seed)
+    {
+        answerAsAMap(seed, 40_000, 1_000_000);
+    }
+
+    private static void answerAsAMap(final long seed, final long window, final long requestIds)
+    {
         final SettledNotices notices = new SettledNotices(window);
         final Map<Key, Integer> model = new HashMap<>();
         final ArrayDeque<Settled> order = new ArrayDeque<>();
@@ -45,7 +57,7 @@ class SettledNoticesTest
                 model.remove(order.pollFirst().key());
             }
             // few request ids and campaigns: many collisions, repeats and shared request ids
-            final Key key = new Key(random.nextLong(5_000), random.nextLong(4));
+            final Key key = new Key(random.nextLong(requestIds), random.nextLong(4));
             final int expected = model.getOrDefault(key, SettledNotices.NONE);
             assertThat(notices.outcome(key.requestId(), key.campaignId())).isEqualTo(expected);
             final boolean won = random.nextBoolean();
