@@ -96,6 +96,7 @@ public class ClientBenchmark
         {
             final long requestId = client.nextRequestId();
             requestIds[i] = requestId;
+            session.admit();
             session.offer(ClientSession.BID, requestId, 42, 1_000_000, i, now);
         }
         session.drain(now);

@@ -10,6 +10,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.pacer.wire.FrameParser;
 import io.pacer.wire.netty.FrameReader;
@@ -25,10 +27,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and runs its {@link ClientSession} on one event loop for its whole life, so the session's state
  * never changes thread. Callers wake it after queueing commands; at most one wake-up task is
  * queued at a time.
+ *
+ * <p>While it reads, a connection is its event loop's {@linkplain #dispatching() dispatching}
+ * connection: a bid or notice made from an answer's callback goes out on it, written and flushed
+ * with the rest of that read's work, rather than waking another connection for a write of its own.
  */
 final class ClientConnection
 {
     private static final int MAX_FRAME_BYTES = 1 << 16;
+    private static final FastThreadLocal<ClientConnection> DISPATCHING = new FastThreadLocal<>();
 
     private final PacerClient client;
     private final NodeLink node;
@@ -86,6 +93,20 @@ final class ClientConnection
         return session;
     }
 
+    NodeLink node()
+    {
+        return node;
+    }
+
+    /**
+     * The connection whose answers the calling thread is handling now, or null (always null on a
+     * thread that is not one of Netty's own: a caller's thread pays no thread-local lookup).
+     */
+    static ClientConnection dispatching()
+    {
+        return Thread.currentThread() instanceof FastThreadLocalThread ? DISPATCHING.get() : null;
+    }
+
     /** Whether the connection is up (any thread; a bid routed to it may still find it dropped). */
     boolean isUp()
     {
@@ -95,6 +116,10 @@ final class ClientConnection
     /** Any thread: has the event loop drain the session's queue soon. */
     void wake()
     {
+        if (dispatching() == this)
+        {
+            return; // the end of this read drains and flushes
+        }
         if (wakePending.get() == 0 && wakePending.compareAndSet(0, 1))
         {
             loop.execute(drainTask);
@@ -240,7 +265,17 @@ final class ClientConnection
         protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> unused)
         {
             session.clock(System.nanoTime());
-            if (reader.read(in, session) == FrameParser.FRAMING_LOST)
+            DISPATCHING.set(ClientConnection.this);
+            final int read;
+            try
+            {
+                read = reader.read(in, session);
+            }
+            finally
+            {
+                DISPATCHING.set(null);
+            }
+            if (read == FrameParser.FRAMING_LOST)
             {
                 in.skipBytes(in.readableBytes());
                 ctx.close();

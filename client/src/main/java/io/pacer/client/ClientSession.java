@@ -13,6 +13,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The protocol state of one connection to a pacer node, with no I/O of its own: callers on any
@@ -44,6 +45,15 @@ final class ClientSession implements FrameListener
     private final long deadlineNanos;
     private final long probeIntervalNanos;
     private final ManyToOneRingBuffer commands;
+    /**
+     * Bids let in by {@link #admit()} (any thread) and bids whose slot is free again (this loop
+     * only): their difference never passes {@link #admissionLimit}, so a bid that would find no
+     * slot is refused to its caller at once instead of failing safe inside a drain, where a
+     * handler that bids again could loop.
+     */
+    private final AtomicLong admitted = new AtomicLong();
+    private final AtomicLong released = new AtomicLong();
+    private final int admissionLimit;
     private final MessageHandler onCommand = this::onCommand;
     private final FrameEncoder encoder = new FrameEncoder();
     private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
@@ -95,10 +105,29 @@ final class ClientSession implements FrameListener
             freeSlots[i] = capacity - 1 - i;
         }
         this.freeCount = capacity;
+        // one slot stays free for a probe
+        this.admissionLimit = capacity - 1;
         this.slotByRequest = new Long2LongHashMap(capacity * 2, 0.65f, NONE);
     }
 
     // ---- any thread ----
+
+    /** Takes a place for one bid; false when every slot is taken or promised. */
+    boolean admit()
+    {
+        if (admitted.incrementAndGet() - released.get() > admissionLimit)
+        {
+            admitted.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Gives back a place taken by {@link #admit()} for a bid that was not queued after all. */
+    void unadmit()
+    {
+        admitted.decrementAndGet();
+    }
 
     /** Queues a command; false when the queue is full. */
     boolean offer(
@@ -164,6 +193,14 @@ final class ClientSession implements FrameListener
         }
     }
 
+    /** On this session's loop, from an answer's handler: writes an admitted bid now. */
+    void bidNow(
+        final long requestId, final long campaignId, final long bidCpmMicros, final long correlationId,
+        final long submittedNanos)
+    {
+        writeBid(requestId, campaignId, bidCpmMicros, correlationId, submittedNanos);
+    }
+
     private void writeBid(
         final long requestId, final long campaignId, final long bidCpmMicros, final long correlationId,
         final long submittedNanos)
@@ -171,11 +208,14 @@ final class ClientSession implements FrameListener
         if (!connected)
         {
             // never written: nothing was reserved, nothing to release
+            releaseAdmission();
             client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
             return;
         }
         if (freeCount == 0)
         {
+            // admission keeps a slot for every bid queued: only a bug gets here
+            releaseAdmission();
             client.failSafe(correlationId, requestId, campaignId, ClientReason.BACK_PRESSURED);
             return;
         }
@@ -238,16 +278,20 @@ final class ClientSession implements FrameListener
         {
             acknowledgeNoticesBefore(writeIndex[slot]);
         }
-        if (states[slot] == PENDING)
+        final boolean pending = states[slot] == PENDING;
+        final long correlationId = correlations[slot];
+        final long campaignId = campaignIds[slot];
+        final long latencyNanos = nowNanos - sentAtNanos[slot];
+        // the place is free before the handler runs: a handler that bids again may take it
+        free(slot);
+        if (pending)
         {
-            client.answered(correlations[slot], requestId, campaignIds[slot], decision == 1, reason,
-                nowNanos - sentAtNanos[slot]);
+            client.answered(correlationId, requestId, campaignId, decision == 1, reason, latencyNanos);
         }
         else
         {
             probeInFlight = false;
         }
-        free(slot);
     }
 
     private void acknowledgeNoticesBefore(final long bidIndex)
@@ -260,8 +304,17 @@ final class ClientSession implements FrameListener
         }
     }
 
+    private void releaseAdmission()
+    {
+        released.lazySet(released.get() + 1);
+    }
+
     private void free(final int slot)
     {
+        if (states[slot] == PENDING)
+        {
+            releaseAdmission();
+        }
         states[slot] = FREE;
         generations[slot]++;
         freeSlots[freeCount++] = slot;
@@ -302,17 +355,21 @@ final class ClientSession implements FrameListener
                 {
                     break;
                 }
-                slotByRequest.remove(requestIds[slot]);
-                if (states[slot] == PENDING)
+                final long requestId = requestIds[slot];
+                final long campaignId = campaignIds[slot];
+                final long correlationId = correlations[slot];
+                final boolean pending = states[slot] == PENDING;
+                slotByRequest.remove(requestId);
+                free(slot);
+                if (pending)
                 {
-                    client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.DEADLINE_EXCEEDED);
-                    release(requestIds[slot], campaignIds[slot]);
+                    release(requestId, campaignId);
+                    client.failSafe(correlationId, requestId, campaignId, ClientReason.DEADLINE_EXCEEDED);
                 }
                 else
                 {
                     probeInFlight = false;
                 }
-                free(slot);
             }
             head++;
         }
@@ -349,14 +406,18 @@ final class ClientSession implements FrameListener
             {
                 continue;
             }
-            if (states[slot] == PENDING)
+            final long requestId = requestIds[slot];
+            final long campaignId = campaignIds[slot];
+            final long correlationId = correlations[slot];
+            final boolean pending = states[slot] == PENDING;
+            free(slot);
+            if (pending)
             {
-                client.failSafe(correlations[slot], requestIds[slot], campaignIds[slot], ClientReason.CONNECTION_LOST);
                 stats.increment(ClientStats.Count.RELEASES);
                 client.noticeQueued();
-                node.waitForConnection(LOSS, requestIds[slot], campaignIds[slot], 0, false);
+                node.waitForConnection(LOSS, requestId, campaignId, 0, false);
+                client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
             }
-            free(slot);
         }
         slotByRequest.clear();
         head = tail;

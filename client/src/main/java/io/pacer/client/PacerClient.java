@@ -138,14 +138,27 @@ public final class PacerClient implements AutoCloseable
         }
         else
         {
-            final ClientConnection connection = connectionFor(campaignId, requestId);
+            final ClientConnection current = ClientConnection.dispatching();
+            final ClientConnection connection = connectionFor(campaignId, requestId, current);
             if (connection == null)
             {
                 reason = ClientReason.NOT_CONNECTED;
             }
+            else if (!connection.session().admit())
+            {
+                reason = ClientReason.BACK_PRESSURED;
+            }
+            else if (connection == current)
+            {
+                // from an answer's handler on this connection's own loop: written now, flushed
+                // with the rest of the read's work, no queue in between
+                connection.session().bidNow(requestId, campaignId, bidCpmMicros, correlationId, System.nanoTime());
+                return 0;
+            }
             else if (!connection.session().offer(ClientSession.BID, requestId, campaignId, bidCpmMicros, correlationId,
                 System.nanoTime()))
             {
+                connection.session().unadmit();
                 reason = ClientReason.BACK_PRESSURED;
             }
             else
@@ -158,11 +171,15 @@ public final class PacerClient implements AutoCloseable
         return reason;
     }
 
-    private ClientConnection connectionFor(final long campaignId, final long spread)
+    private ClientConnection connectionFor(final long campaignId, final long spread, final ClientConnection current)
     {
         int node;
         for (int attempt = 0; (node = partitions.node(campaignId, attempt, nodes.length)) >= 0; attempt++)
         {
+            if (current != null && current.node() == nodes[node] && current.isUp())
+            {
+                return current;
+            }
             final ClientConnection c = nodes[node].pick(spread);
             if (c != null)
             {
@@ -191,7 +208,13 @@ public final class PacerClient implements AutoCloseable
             throw new IllegalStateException("the client is closed: the notice for request " + requestId + " was not taken");
         }
         outstandingNotices.incrementAndGet();
-        final ClientConnection connection = connectionFor(campaignId, requestId);
+        final ClientConnection current = ClientConnection.dispatching();
+        final ClientConnection connection = connectionFor(campaignId, requestId, current);
+        if (connection != null && connection == current)
+        {
+            connection.session().notice(type, requestId, campaignId, price, false);
+            return;
+        }
         if (connection != null && connection.session().offer(type, requestId, campaignId, price, 0, 0))
         {
             connection.wake();
@@ -218,6 +241,27 @@ public final class PacerClient implements AutoCloseable
                 return false;
             }
             Thread.sleep(1);
+        }
+        return true;
+    }
+
+    /**
+     * Waits until every connection to every node is up; false if the timeout came first. A load
+     * run waits for this, so that its traffic starts spread over all of them.
+     */
+    public boolean awaitAllConnected(final Duration timeout) throws InterruptedException
+    {
+        final long end = System.nanoTime() + timeout.toNanos();
+        for (final ClientConnection c : connections)
+        {
+            while (!c.isUp())
+            {
+                if (System.nanoTime() >= end)
+                {
+                    return false;
+                }
+                Thread.sleep(1);
+            }
         }
         return true;
     }

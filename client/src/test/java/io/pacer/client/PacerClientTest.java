@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -269,6 +270,45 @@ class PacerClientTest
         client.close();
         assertThat(client.bid(1, 1_000, 1)).isEqualTo(-ClientReason.CLOSED);
         assertThatThrownBy(() -> client.win(1, 1, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void shouldRefuseAtOnceABidThatWouldFindTheInFlightTableFullSoThatAHandlerThatBidsAgainCannotLoop() throws Exception
+    {
+        final FakePacer fake = fake();
+        fake.stall();
+        final AtomicLong rebidsRefused = new AtomicLong();
+        final AtomicLong callbacks = new AtomicLong();
+        final PacerClient[] self = new PacerClient[1];
+        // every answer, fail-safe ones included, bids again at once: the closed loop of a gateway
+        final PacerClient client = PacerClient.connect(to(fake).maxInFlightPerConnection(16).deadline(Duration.ofMillis(50))
+            .closeTimeout(Duration.ZERO)
+            .answerHandler((correlationId, requestId, campaignId, bid, reason) ->
+            {
+                callbacks.incrementAndGet();
+                if (self[0].bid(campaignId, 1_000, correlationId) < 0)
+                {
+                    rebidsRefused.incrementAndGet();
+                }
+            }));
+        self[0] = client;
+        open.add(client);
+        assertThat(client.awaitConnected(Duration.ofSeconds(10))).isTrue();
+
+        // 15 places (one slot stays free for a probe); the rest are refused to the caller at once
+        final long[] results = new long[20];
+        for (int i = 0; i < results.length; i++)
+        {
+            results[i] = client.bid(1, 1_000, i);
+        }
+        assertThat(Arrays.stream(results).filter(r -> r > 0)).hasSize(15);
+        assertThat(Arrays.stream(results).filter(r -> r < 0)).hasSize(5).allMatch(r -> r == -ClientReason.BACK_PRESSURED);
+
+        // each time-out frees its place before its callback bids again: the loop goes on at the
+        // deadline's pace, never spinning inside a drain
+        eventually(() -> callbacks.get() >= 45);
+        assertThat(rebidsRefused.get()).isZero();
+        assertThat(client.stats().get(ClientStats.Count.BIDS_SENT)).isBetween(callbacks.get(), callbacks.get() + 15);
     }
 
     @Test

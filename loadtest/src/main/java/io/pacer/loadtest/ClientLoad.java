@@ -1,19 +1,20 @@
 package io.pacer.loadtest;
 
+import io.netty.util.concurrent.FastThreadLocal;
 import io.pacer.client.BidAnswerHandler;
 import io.pacer.client.ClientReason;
 import io.pacer.client.ClientStats;
 import io.pacer.client.PacerClient;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Queue;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -31,12 +32,18 @@ final class ClientLoad implements BidAnswerHandler
     private final long[] laneCampaign;
     private final long[] laneBid;
     private final SplittableRandom[] laneRandom;
-    private final Histogram latencyNanos = new ConcurrentHistogram(TimeUnit.SECONDS.toNanos(60), 3);
-    private final AtomicLongArray decisionsByReason = new AtomicLongArray(8);
-    private final LongAdder answers = new LongAdder();
-    private final LongAdder measured = new LongAdder();
-    private final LongAdder wins = new LongAdder();
-    private final LongAdder losses = new LongAdder();
+    /** What each event-loop thread counted: plain fields, one writer each, merged after the run. */
+    private final Queue<Tally> tallies = new ConcurrentLinkedQueue<>();
+    private final FastThreadLocal<Tally> tally = new FastThreadLocal<>()
+    {
+        @Override
+        protected Tally initialValue()
+        {
+            final Tally t = new Tally();
+            tallies.add(t);
+            return t;
+        }
+    };
     private final LongAdder refused = new LongAdder();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong outstanding = new AtomicLong();
@@ -68,15 +75,14 @@ final class ClientLoad implements BidAnswerHandler
             .connectionsPerNode(options.connections())
             .ioThreads(options.threads())
             .maxInFlightPerConnection(Math.max(16, Integer.highestOneBit(options.inFlight() * 4 - 1) * 2))
-            // a throughput run: the deadline only catches a stall, it must not cut answers short
-            .deadline(Duration.ofSeconds(1))
+            .deadline(options.clientDeadline())
             .clientId(1 + clock.runId())
             .sslContext(options.tls())
             .closeTimeout(options.drainTimeout())
             .answerHandler(this));
         try
         {
-            if (!client.awaitConnected(Duration.ofSeconds(5)))
+            if (!client.awaitAllConnected(Duration.ofSeconds(5)))
             {
                 throw new IllegalStateException("cannot connect to " + options.host() + ":" + options.port());
             }
@@ -132,22 +138,23 @@ final class ClientLoad implements BidAnswerHandler
     {
         final int lane = (int)correlationId;
         final long now = System.nanoTime();
-        answers.increment();
+        final Tally t = tally.get();
+        t.answers++;
         if (now >= clock.measureFromNanos() && now < clock.sendUntilNanos() && !ClientReason.isFailSafe(reason))
         {
-            measured.increment();
-            latencyNanos.recordValue(Math.min(Math.max(0, now - laneSentAt[lane]), latencyNanos.getHighestTrackableValue()));
-            decisionsByReason.incrementAndGet(reason);
+            t.measured++;
+            t.latencyNanos.recordValue(Math.min(Math.max(0, now - laneSentAt[lane]), t.latencyNanos.getHighestTrackableValue()));
+            t.decisions[reason]++;
         }
         if (bid)
         {
-            simulateExchange(lane, requestId, campaignId);
+            simulateExchange(t, lane, requestId, campaignId);
         }
         outstanding.decrementAndGet();
         issue(lane);
     }
 
-    private void simulateExchange(final int lane, final long requestId, final long campaignId)
+    private void simulateExchange(final Tally t, final int lane, final long requestId, final long campaignId)
     {
         final SplittableRandom random = laneRandom[lane];
         if (random.nextDouble() < options.noticeLossShare())
@@ -157,22 +164,36 @@ final class ClientLoad implements BidAnswerHandler
         if (random.nextDouble() < options.winRate())
         {
             final double share = options.clearingMinRatio() + random.nextDouble() * (1 - options.clearingMinRatio());
-            wins.increment();
+            t.wins++;
             client.win(requestId, campaignId, Math.max(0, (long)(laneBid[lane] * share)));
         }
         else
         {
-            losses.increment();
+            t.losses++;
             client.loss(requestId, campaignId);
         }
     }
 
     private LoadReport report(final double seconds)
     {
-        final long[] reasons = new long[decisionsByReason.length()];
-        for (int r = 0; r < reasons.length; r++)
+        // the client is closed: its event loops have ended, and every tally is final
+        final long[] reasons = new long[8];
+        final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        long answers = 0;
+        long measured = 0;
+        long wins = 0;
+        long losses = 0;
+        for (final Tally t : tallies)
         {
-            reasons[r] = decisionsByReason.get(r);
+            for (int r = 0; r < reasons.length; r++)
+            {
+                reasons[r] += t.decisions[r];
+            }
+            latency.add(t.latencyNanos);
+            answers += t.answers;
+            measured += t.measured;
+            wins += t.wins;
+            losses += t.losses;
         }
         final ClientStats stats = client.stats();
         final Map<String, Long> errors = new LinkedHashMap<>();
@@ -185,8 +206,18 @@ final class ClientLoad implements BidAnswerHandler
         errors.put("noticesNotAcknowledged", client.pendingNotices());
         final String mode = String.format("closed loop through the client library, %d connections x %d in flight",
             options.connections(), options.inFlight());
-        final Histogram latency = latencyNanos.copy();
-        return new LoadReport(mode, seconds, stats.get(ClientStats.Count.BIDS_SENT), answers.sum(), measured.sum(),
-            wins.sum(), losses.sum(), latency, reasons, errors);
+        return new LoadReport(mode, seconds, stats.get(ClientStats.Count.BIDS_SENT), answers, measured, wins, losses,
+            latency, reasons, errors);
+    }
+
+    /** One event-loop thread's counts. */
+    private static final class Tally
+    {
+        final Histogram latencyNanos = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        final long[] decisions = new long[8];
+        long answers;
+        long measured;
+        long wins;
+        long losses;
     }
 }

@@ -28,6 +28,8 @@ import java.time.Duration;
  * @param tls              client TLS context for a gateway listener with TLS, or null
  * @param engine           closed loop: through the client library, or on the generator's own
  *                         connections (open loop always uses its own: see {@link Engine})
+ * @param clientDeadline   through the client library: its per-request deadline (a throughput
+ *                         run wants it long, so that it only catches a lost answer)
  */
 public record LoadOptions(
     String host,
@@ -49,7 +51,8 @@ public record LoadOptions(
     long seed,
     Duration drainTimeout,
     SslContext tls,
-    Engine engine)
+    Engine engine,
+    Duration clientDeadline)
 {
     /** What sends the requests of a closed-loop run. */
     public enum Engine
@@ -128,6 +131,8 @@ public record LoadOptions(
         private Duration drainTimeout = Duration.ofSeconds(5);
         private SslContext tls;
         private Engine engine = Engine.CLIENT;
+        // this 2-core VM has shown whole-host pauses of 1 to 4 s, the raw engine's runs included
+        private Duration clientDeadline = Duration.ofSeconds(10);
 
         public Builder host(final String v)
         {
@@ -232,10 +237,18 @@ public record LoadOptions(
             return this;
         }
 
+        /** Through the client library: its per-request deadline (default 10 s). */
+        public Builder clientDeadline(final Duration v)
+        {
+            clientDeadline = v;
+            return this;
+        }
+
         public LoadOptions build()
         {
             return new LoadOptions(host, port, connections, threads, inFlight, rate, duration, warmup, maxRequests,
-                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout, tls, engine);
+                campaignBase, campaigns, bidMin, bidMax, winRate, clearingMin, noticeLoss, seed, drainTimeout, tls, engine,
+                clientDeadline);
         }
     }
 }

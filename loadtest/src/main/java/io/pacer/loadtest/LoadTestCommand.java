@@ -120,6 +120,11 @@ public final class LoadTestCommand implements Callable<Integer>
             "open loop always uses its own (default: ${DEFAULT-VALUE}).")
     String engine;
 
+    @Option(names = "--deadline", defaultValue = "10s", converter = DurationConverter.class,
+        description = "--engine client: the library's per-request deadline; an answer later than this fails safe "
+            + "and counts as an error (default: ${DEFAULT-VALUE}).")
+    Duration deadline;
+
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
 
@@ -138,7 +143,7 @@ public final class LoadTestCommand implements Callable<Integer>
             .host(host).port(port).connections(connections).threads(threads).inFlight(inFlight).rate(rate)
             .duration(duration).warmup(warmup).maxRequests(maxRequests).campaigns(campaignBase, campaigns)
             .bids(bidMin, bidMax).exchange(winRate, clearingMin, noticeLoss).seed(seed).tls(tlsContext())
-            .engine(engine()).build();
+            .engine(engine()).clientDeadline(deadline).build();
         if (adminUrl != null)
         {
             final Instant now = Instant.now();

@@ -74,7 +74,8 @@ class LoadGeneratorTest
     {
         try (FakeGateway gateway = new FakeGateway(0, 0, FakeGateway.Misbehaviour.DROP_EVERY_100TH))
         {
-            final LoadReport report = new LoadGenerator(options(gateway).duration(Duration.ofMillis(2500)).build()).run();
+            final LoadReport report = new LoadGenerator(options(gateway).duration(Duration.ofMillis(2500))
+                .clientDeadline(Duration.ofMillis(500)).build()).run();
             assertThat(report.errors()).containsKey("failSafeDeadline");
             assertThat(report.answers()).as("a fail-safe answers every bid").isEqualTo(report.sent());
         }

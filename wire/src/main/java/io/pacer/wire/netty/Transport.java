@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -64,7 +65,7 @@ public final class Transport
         @Override
         public Thread newThread(final Runnable r)
         {
-            final Thread thread = new Thread(r, prefix + "-" + count.getAndIncrement());
+            final Thread thread = new FastThreadLocalThread(r, prefix + "-" + count.getAndIncrement());
             thread.setDaemon(true);
             return thread;
         }
