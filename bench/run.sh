@@ -5,8 +5,8 @@
 #
 #   bench/run.sh                  # everything: RUNS=3 runs of each load figure, 10 s each
 #   RUNS=5 DURATION=20s bench/run.sh
-#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed waits metrics journal open gc replay redis pacing
-#                                   # deadline tls modes before
+#   ONLY="jmh closed" bench/run.sh  # some of: jmh closed client waits metrics journal open gc replay redis
+#                                   # pacing deadline tls modes before
 #   BASE_JAR=/tmp/base/server/target/pacer.jar ONLY=before bench/run.sh
 #                                   # this commit against another build, alternating in one run
 #
@@ -18,7 +18,7 @@ DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-3s}
 GC_SECONDS=${GC_SECONDS:-60}
 GC_RATE=${GC_RATE:-500000}
-ONLY=${ONLY:-"jmh closed waits metrics journal open gc replay redis pacing deadline tls modes"}
+ONLY=${ONLY:-"jmh closed client waits metrics journal open gc replay redis pacing deadline tls modes"}
 GW=19400; ADMIN=19401; TRIVIAL=19410; REDIS=16379
 out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -69,7 +69,7 @@ setup="--setup http://127.0.0.1:$ADMIN --campaigns 1000 --setup-budget-micros 10
 
 if wants jmh; then
   log "JMH: pacing decision cost and in-process pipeline"
-  java $OPENS -jar "$BENCH" -rf json -rff "$out/jmh.json" 'PacingDecisionBenchmark|PipelineBenchmark' > "$out/jmh.txt" 2>&1
+  java $OPENS -jar "$BENCH" -rf json -rff "$out/jmh.json" 'PacingDecisionBenchmark|PipelineBenchmark|ClientBenchmark' > "$out/jmh.txt" 2>&1
 fi
 
 if wants closed; then
@@ -84,6 +84,23 @@ if wants closed; then
     wait_port $TRIVIAL
     loadtest --port $TRIVIAL -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" > "$out/closed-trivial-$r.json"
     stop_server
+  done
+fi
+
+# the client library against the generator's own connections, same pacer, alternating; then a
+# stalled node: how long the library makes a caller wait with a 5 ms deadline
+if wants client; then
+  for r in $(seq 1 "$RUNS"); do
+    start_pacer
+    # the order alternates: the second run meets a pacer warmer, and with a fuller notice window
+    order="raw client"; [ $((r % 2)) -eq 0 ] && order="client raw"
+    for engine in $order; do
+      log "closed loop 8 x 16, --engine $engine, run $r"
+      loadtest --engine $engine --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/client-$engine-$r.json" || true
+    done
+    stop_server
+    log "fail-safe latency against a stalled node, 2,000 bids/s for 10 s, 5 ms deadline, run $r"
+    java $OPENS -cp "$BENCH" io.pacer.bench.FailSafeLatency 2000 10 5 > "$out/failsafe-$r.json" 2> "$out/failsafe.log"
   done
 fi
 

@@ -46,6 +46,22 @@ if pacer:
               f"(runs {', '.join(format(x, ',.0f') for x in redis)}); pacer / Redis = **{p / med(redis):.1f}x**")
     print()
 
+raw, viaclient, failsafe = load("client-raw-*.json"), load("client-client-*.json"), load("failsafe-*.json")
+if raw and viaclient:
+    r, c = med([x["throughputPerSecond"] for x in raw]), med([x["throughputPerSecond"] for x in viaclient])
+    print("## Client library vs the generator's own connections (closed loop 8 x 16, same pacer, medians of %d runs)\n" % len(raw))
+    print("| engine | decisions/s (median) | runs | p50 us | p99 us |\n|---|---|---|---|---|")
+    for name, runs in (("raw", raw), ("client", viaclient)):
+        print(f"| {name} | {med([x['throughputPerSecond'] for x in runs]):,.0f} | {', '.join(format(x['throughputPerSecond'], ',') for x in runs)} | "
+              f"{med([x['latencyMicros']['p50'] for x in runs]):,.0f} | {med([x['latencyMicros']['p99'] for x in runs]):,.0f} |")
+    print(f"\nclient / raw = **{c / r:.2f}**\n")
+if failsafe:
+    print("## Fail-safe latency against a stalled node (2,000 bids/s, 5 ms deadline, medians of %d runs)\n" % len(failsafe))
+    print("| p50 us | p99 us | p99.9 us | max us | bids not failed safe |\n|---|---|---|---|---|")
+    print(f"| {med([x['latencyMicros']['p50'] for x in failsafe]):,.0f} | {med([x['latencyMicros']['p99'] for x in failsafe]):,.0f} | "
+          f"{med([x['latencyMicros']['p99.9'] for x in failsafe]):,.0f} | {med([x['latencyMicros']['max'] for x in failsafe]):,.0f} | "
+          f"{sum(x['notFailSafe'] for x in failsafe)} |\n")
+
 waits = [w for w in ("phased", "blocking", "sleeping", "yielding") if os.path.exists(os.path.join(out, f"wait-{w}.json"))]
 if waits:
     print("## Wait strategies (closed loop 8 x 16, one run each; idle CPU of the whole server process)\n")
