@@ -76,4 +76,27 @@ class ClientIntegrationTest
             }
         }
     }
+
+    @Test
+    void shouldRunTheExampleGatewayAgainstTheRealServer() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(42, 1_000_000_000)))
+        {
+            final java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+            final int exit = io.pacer.client.example.ExampleGateway.run("127.0.0.1", pacer.server.gatewayAddress().getPort(), 42,
+                3_000, new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+            final String output = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("first bid, through a future: ", "notices read by the pacer: true");
+            final java.util.regex.Matcher counts = java.util.regex.Pattern
+                .compile("bids 3000: BID (\\d+) \\(won (\\d+) at 1.25 CPM\\), NO_BID (\\d+), failed safe (\\d+)").matcher(output);
+            assertThat(counts.find()).as(output).isTrue();
+            // every bid answered once; a bid failed safe at the 5 ms deadline on this shared host is a NO_BID
+            assertThat(Long.parseLong(counts.group(1)) + Long.parseLong(counts.group(3)) + Long.parseLong(counts.group(4)))
+                .isEqualTo(3_000);
+            assertThat(Long.parseLong(counts.group(1))).isPositive();
+            assertThat(pacer.campaign(42).get("spentNanos").asLong()).isEqualTo(Long.parseLong(counts.group(2)) * 1_250_000L);
+            assertThat(pacer.campaign(42).get("reservedNanos").asLong()).isZero();
+        }
+    }
 }
