@@ -96,9 +96,7 @@ class ClientRestartIT
             assertThat(answersByCorrelation.values()).allMatch(n -> n == 1);
             assertThat(client.awaitNoticesAcknowledged(Duration.ofSeconds(10))).as("every notice known read").isTrue();
 
-            final JsonNode campaign = JsonMapper.builder().build().readTree(HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/campaigns/1")).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).body());
+            final JsonNode campaign = campaign(admin);
             final ClientStats stats = client.stats();
             System.out.printf("client restart: %,d bids, %,d refused while down, %,d wins, %,d losses, %s%n",
                 submitted.get(), refused.get(), wins.get(), losses.get(), stats);
