@@ -6,14 +6,12 @@ import io.pacer.wire.FrameListener;
 import io.pacer.wire.Reason;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The protocol state of one connection to a pacer node, with no I/O of its own: callers on any
@@ -34,46 +32,17 @@ final class ClientSession implements FrameListener
     /** requestId, campaignId, bid or price, correlation id, submit time. */
     static final int COMMAND_LENGTH = 40;
 
-    private static final byte FREE = 0;
-    private static final byte PENDING = 1;
-    private static final byte PROBE = 2;
-    private static final long NONE = -1;
-
     private final PacerClient client;
     private final NodeLink node;
     private final ClientStats stats;
     private final long deadlineNanos;
     private final long probeIntervalNanos;
     private final ManyToOneRingBuffer commands;
-    /**
-     * Bids let in by {@link #admit()} (any thread) and bids whose slot is free again (this loop
-     * only): their difference never passes {@link #admissionLimit}, so a bid that would find no
-     * slot is refused to its caller at once instead of failing safe inside a drain, where a
-     * handler that bids again could loop.
-     */
-    private final AtomicLong admitted = new AtomicLong();
-    private final AtomicLong released = new AtomicLong();
-    private final int admissionLimit;
     private final MessageHandler onCommand = this::onCommand;
     private final FrameEncoder encoder = new FrameEncoder();
     private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
     private int outLength;
-
-    private final long[] requestIds;
-    private final long[] campaignIds;
-    private final long[] correlations;
-    private final long[] sentAtNanos;
-    private final long[] writeIndex;
-    private final byte[] states;
-    private final int[] generations;
-    private final int[] freeSlots;
-    private int freeCount;
-    private final Long2LongHashMap slotByRequest;
-    /** Requests in send order, as (generation << 32 | slot): an exact deadline queue; answered ones are skipped. */
-    private long[] order = new long[1024];
-    private int orderMask = 1023;
-    private long head;
-    private long tail;
+    private final InFlightTable inFlight;
     private final NoticeLog unacknowledged = new NoticeLog();
 
     private long bidsWritten;
@@ -91,42 +60,21 @@ final class ClientSession implements FrameListener
         this.probeIntervalNanos = context.probeInterval().toNanos();
         this.commands = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(context.commandQueueBytes() + RingBufferDescriptor.TRAILER_LENGTH)));
-        final int capacity = context.maxInFlightPerConnection();
-        this.requestIds = new long[capacity];
-        this.campaignIds = new long[capacity];
-        this.correlations = new long[capacity];
-        this.sentAtNanos = new long[capacity];
-        this.writeIndex = new long[capacity];
-        this.states = new byte[capacity];
-        this.generations = new int[capacity];
-        this.freeSlots = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            freeSlots[i] = capacity - 1 - i;
-        }
-        this.freeCount = capacity;
-        // one slot stays free for a probe
-        this.admissionLimit = capacity - 1;
-        this.slotByRequest = new Long2LongHashMap(capacity * 2, 0.65f, NONE);
+        this.inFlight = new InFlightTable(context.maxInFlightPerConnection());
     }
 
     // ---- any thread ----
 
-    /** Takes a place for one bid; false when every slot is taken or promised. */
+    /** Takes a place for one bid before it is queued or written; false when the table is full. */
     boolean admit()
     {
-        if (admitted.incrementAndGet() - released.get() > admissionLimit)
-        {
-            admitted.decrementAndGet();
-            return false;
-        }
-        return true;
+        return inFlight.admit();
     }
 
     /** Gives back a place taken by {@link #admit()} for a bid that was not queued after all. */
     void unadmit()
     {
-        admitted.decrementAndGet();
+        inFlight.unadmit();
     }
 
     /** Queues a command; false when the queue is full. */
@@ -208,41 +156,15 @@ final class ClientSession implements FrameListener
         if (!connected)
         {
             // never written: nothing was reserved, nothing to release
-            releaseAdmission();
+            inFlight.notWritten();
             client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
             return;
         }
-        if (freeCount == 0)
-        {
-            // admission keeps a slot for every bid queued: only a bug gets here
-            releaseAdmission();
-            client.failSafe(correlationId, requestId, campaignId, ClientReason.BACK_PRESSURED);
-            return;
-        }
-        track(requestId, campaignId, correlationId, submittedNanos, PENDING);
+        inFlight.track(requestId, campaignId, correlationId, submittedNanos, ++bidsWritten, false);
+        lastBidWrittenNanos = nowNanos;
         ensure(FrameEncoder.BID_REQUEST_LENGTH);
         outLength += encoder.bidRequest(out, outLength, requestId, campaignId, bidCpmMicros);
         stats.increment(ClientStats.Count.BIDS_SENT);
-    }
-
-    private void track(
-        final long requestId, final long campaignId, final long correlationId, final long submittedNanos, final byte state)
-    {
-        final int slot = freeSlots[--freeCount];
-        requestIds[slot] = requestId;
-        campaignIds[slot] = campaignId;
-        correlations[slot] = correlationId;
-        sentAtNanos[slot] = submittedNanos;
-        writeIndex[slot] = ++bidsWritten;
-        states[slot] = state;
-        slotByRequest.put(requestId, slot);
-        if (tail - head == order.length)
-        {
-            growOrder();
-        }
-        order[(int)(tail & orderMask)] = ((long)generations[slot] << 32) | slot;
-        tail++;
-        lastBidWrittenNanos = nowNanos;
     }
 
     /** Writes a notice now if connected (kept until acknowledged), else hands it to the node to wait. */
@@ -267,24 +189,23 @@ final class ClientSession implements FrameListener
     @Override
     public void onBidResponse(final long requestId, final short decision, final short reason)
     {
-        final long found = slotByRequest.remove(requestId);
-        if (found == NONE)
+        final int slot = inFlight.take(requestId);
+        if (slot < 0)
         {
             stats.increment(ClientStats.Count.LATE_ANSWERS);
             return;
         }
-        final int slot = (int)found;
         if (reason != Reason.OVERLOADED.value())
         {
-            acknowledgeNoticesBefore(writeIndex[slot]);
+            acknowledgeNoticesBefore(inFlight.writeIndex(slot));
         }
-        final boolean pending = states[slot] == PENDING;
-        final long correlationId = correlations[slot];
-        final long campaignId = campaignIds[slot];
-        final long latencyNanos = nowNanos - sentAtNanos[slot];
+        final boolean probe = inFlight.isProbe(slot);
+        final long correlationId = inFlight.correlationId(slot);
+        final long campaignId = inFlight.campaignId(slot);
+        final long latencyNanos = nowNanos - inFlight.sentAtNanos(slot);
         // the place is free before the handler runs: a handler that bids again may take it
-        free(slot);
-        if (pending)
+        inFlight.free(slot);
+        if (!probe)
         {
             client.answered(correlationId, requestId, campaignId, decision == 1, reason, latencyNanos);
         }
@@ -304,41 +225,6 @@ final class ClientSession implements FrameListener
         }
     }
 
-    private void releaseAdmission()
-    {
-        released.lazySet(released.get() + 1);
-    }
-
-    private void free(final int slot)
-    {
-        if (states[slot] == PENDING)
-        {
-            releaseAdmission();
-        }
-        states[slot] = FREE;
-        generations[slot]++;
-        freeSlots[freeCount++] = slot;
-    }
-
-    /** The slot of the request at this place in send order, or -1 if it was answered since. */
-    private int live(final long sequence)
-    {
-        final long entry = order[(int)(sequence & orderMask)];
-        final int slot = (int)entry;
-        return states[slot] != FREE && generations[slot] == (int)(entry >>> 32) ? slot : -1;
-    }
-
-    private void growOrder()
-    {
-        final long[] grown = new long[order.length * 2];
-        for (long seq = head; seq < tail; seq++)
-        {
-            grown[(int)(seq & (grown.length - 1))] = order[(int)(seq & orderMask)];
-        }
-        order = grown;
-        orderMask = grown.length - 1;
-    }
-
     /**
      * Fails safe every request past its deadline, releasing what the pacer may have reserved for
      * it with a LossNotice, and probes when notices wait for acknowledgement with no bid after them.
@@ -346,39 +232,32 @@ final class ClientSession implements FrameListener
     void sweep(final long now)
     {
         nowNanos = now;
-        while (head < tail)
+        int slot;
+        while ((slot = inFlight.oldest()) >= 0 && now - inFlight.sentAtNanos(slot) >= deadlineNanos)
         {
-            final int slot = live(head);
-            if (slot >= 0)
+            final long requestId = inFlight.requestId(slot);
+            final long campaignId = inFlight.campaignId(slot);
+            final long correlationId = inFlight.correlationId(slot);
+            final boolean probe = inFlight.isProbe(slot);
+            inFlight.takeOldest(slot);
+            inFlight.free(slot);
+            if (probe)
             {
-                if (now - sentAtNanos[slot] < deadlineNanos)
-                {
-                    break;
-                }
-                final long requestId = requestIds[slot];
-                final long campaignId = campaignIds[slot];
-                final long correlationId = correlations[slot];
-                final boolean pending = states[slot] == PENDING;
-                slotByRequest.remove(requestId);
-                free(slot);
-                if (pending)
-                {
-                    release(requestId, campaignId);
-                    client.failSafe(correlationId, requestId, campaignId, ClientReason.DEADLINE_EXCEEDED);
-                }
-                else
-                {
-                    probeInFlight = false;
-                }
+                probeInFlight = false;
             }
-            head++;
+            else
+            {
+                release(requestId, campaignId);
+                client.failSafe(correlationId, requestId, campaignId, ClientReason.DEADLINE_EXCEEDED);
+            }
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() && now - lastBidWrittenNanos >= probeIntervalNanos &&
-            freeCount > 0)
+            inFlight.hasFreeSlot())
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
-            track(probeRequestId, 0, 0, now, PROBE);
+            inFlight.track(probeRequestId, 0, 0, now, ++bidsWritten, true);
+            lastBidWrittenNanos = now;
             ensure(FrameEncoder.BID_REQUEST_LENGTH);
             outLength += encoder.bidRequest(out, outLength, probeRequestId, 0, 0);
             stats.increment(ClientStats.Count.PROBES);
@@ -399,19 +278,16 @@ final class ClientSession implements FrameListener
     void disconnected()
     {
         connected = false;
-        for (long sequence = head; sequence < tail; sequence++)
+        int slot;
+        while ((slot = inFlight.oldest()) >= 0)
         {
-            final int slot = live(sequence);
-            if (slot < 0)
-            {
-                continue;
-            }
-            final long requestId = requestIds[slot];
-            final long campaignId = campaignIds[slot];
-            final long correlationId = correlations[slot];
-            final boolean pending = states[slot] == PENDING;
-            free(slot);
-            if (pending)
+            final long requestId = inFlight.requestId(slot);
+            final long campaignId = inFlight.campaignId(slot);
+            final long correlationId = inFlight.correlationId(slot);
+            final boolean probe = inFlight.isProbe(slot);
+            inFlight.takeOldest(slot);
+            inFlight.free(slot);
+            if (!probe)
             {
                 stats.increment(ClientStats.Count.RELEASES);
                 client.noticeQueued();
@@ -419,8 +295,6 @@ final class ClientSession implements FrameListener
                 client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
             }
         }
-        slotByRequest.clear();
-        head = tail;
         probeInFlight = false;
         unacknowledged.moveTo(node);
         outLength = 0;
@@ -452,7 +326,7 @@ final class ClientSession implements FrameListener
     /** Requests in flight (probes included). */
     int inFlight()
     {
-        return slotByRequest.size();
+        return inFlight.size();
     }
 
     private void ensure(final int bytes)

@@ -37,6 +37,9 @@ import java.util.function.LongConsumer;
  *
  * Request ids are {@code clientId << 43 | sequence}: gateways that share a pacer must have
  * different client ids, since the pacer deduplicates notices by request id.
+ *
+ * <p>Its {@link Context} is nested, as Aeron's is, and is about half of this file; the protocol
+ * state of each connection lives in {@link ClientSession}, its I/O in {@link ClientConnection}.
  */
 public final class PacerClient implements AutoCloseable
 {

@@ -185,7 +185,7 @@ class ClientRestartIT
             assertThat(stats.get(ClientStats.Count.RELEASES)).isEqualTo(failedSafe);
             // a timed bound stays loose here (a shared 2-core host); bench/BENCHMARKS.md gives the figure
             assertThat(failSafeNanos.getValueAtPercentile(50)).isLessThan(deadlineNanos + TimeUnit.MILLISECONDS.toNanos(1));
-            assertThat(failSafeNanos.getValueAtPercentile(99)).isLessThan(deadlineNanos + TimeUnit.MILLISECONDS.toNanos(10));
+            assertThat(failSafeNanos.getValueAtPercentile(99)).isLessThan(deadlineNanos + TimeUnit.MILLISECONDS.toNanos(25));
 
             final JsonNode campaign = campaign(admin);
             assertThat(campaign.get("reservedNanos").asLong()).as("every late BID released").isZero();
