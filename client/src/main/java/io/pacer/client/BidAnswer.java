@@ -1,5 +1,7 @@
 package io.pacer.client;
 
+import com.google.errorprone.annotations.Immutable;
+
 /**
  * The answer to a bid made with {@link PacerClient#bid(long, long)}.
  *
@@ -8,6 +10,7 @@ package io.pacer.client;
  * @param bid        true for BID
  * @param reason     the pacer's NO_BID reason, 0 for BID, or a {@link ClientReason} fail-safe
  */
+@Immutable
 public record BidAnswer(long requestId, long campaignId, boolean bid, int reason)
 {
     /** Whether the client answered by itself (deadline, connection), not the pacer. */

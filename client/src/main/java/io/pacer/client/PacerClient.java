@@ -549,7 +549,7 @@ public final class PacerClient implements AutoCloseable
             require(ioThreads >= 1, "ioThreads must be >= 1");
             if (clientId == -1)
             {
-                clientId = 1 + new SecureRandom().nextInt((1 << CLIENT_ID_BITS) - 1);
+                clientId = 1L + new SecureRandom().nextInt((1 << CLIENT_ID_BITS) - 1);
             }
             require(clientId >= 1 && clientId < 1L << CLIENT_ID_BITS, "clientId must be in [1, 2^20)");
             if (answerHandler == null)

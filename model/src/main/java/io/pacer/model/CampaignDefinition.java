@@ -1,5 +1,7 @@
 package io.pacer.model;
 
+import com.google.errorprone.annotations.Immutable;
+
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Objects;
@@ -9,6 +11,7 @@ import java.util.Objects;
  * {@link CampaignDefinitionParser} or {@link #CampaignDefinition the constructor}, which both
  * enforce every rule.
  */
+@Immutable
 public final class CampaignDefinition
 {
     private final long id;

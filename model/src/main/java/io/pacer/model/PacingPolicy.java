@@ -1,5 +1,7 @@
 package io.pacer.model;
 
+import com.google.errorprone.annotations.Immutable;
+
 /**
  * The tunable parameters of pacing, shared by every shard.
  *
@@ -10,6 +12,7 @@ package io.pacer.model;
  *                                  booked once (protocol.md); 0 remembers none (journals written
  *                                  before the window existed replay that way)
  */
+@Immutable
 public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis, long noticeDedupeWindowMillis)
 {
     /** Defaults matching {@code reference.conf}. */

@@ -87,13 +87,11 @@ class EvenPacingTest
         final long budgetNanos = Money.microsToNanos(2_400_000);
         final PacingShard shard = new PacingShard(new PacingPolicy(60_000, 1_000), 1 << 16);
         final long[] spentBySecond = new long[3 * 86_400];
-        final long dailyCapMicros;
         long requestId;
         long lastSecond = -1;
 
         Simulation(final PacingMode mode, final long dailyCapMicros)
         {
-            this.dailyCapMicros = dailyCapMicros;
             final TestCampaign c = campaign(1).budgetMicros(2_400_000).pacing(mode).dailyBudgetMicros(dailyCapMicros);
             if (dailyCapMicros > 0)
             {

@@ -122,7 +122,7 @@ public final class PacerPipeline implements AutoCloseable
         }
         started = true;
         ticks.start();
-        LOG.info("pipeline started: {} threading, {} shard(s), ring {} slots{}", config.threading().name().toLowerCase(),
+        LOG.info("pipeline started: {} threading, {} shard(s), ring {} slots{}", config.threading().name().toLowerCase(java.util.Locale.ROOT),
             config.shards(), config.ringSize(),
             drainer == null ? ", wait strategy " + config.waitStrategy() : "");
     }

@@ -1,5 +1,6 @@
 package io.pacer.pipeline;
 
+import com.google.errorprone.annotations.Immutable;
 import io.pacer.model.PacingPolicy;
 
 /**
@@ -14,6 +15,7 @@ import io.pacer.model.PacingPolicy;
  *                           comes to it is answered OVERLOADED without evaluation; 0: no deadline
  * @param threading          which threads run the consumers
  */
+@Immutable
 public record PipelineConfig(
     int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy, long queueDeadlineNanos,
     ThreadingMode threading)

@@ -79,9 +79,9 @@ class ArchitectureTest
 
     private static final DescribedPredicate<JavaMethodCall> READS_CLOCK =
         DescribedPredicate.describe("read the wall or monotonic clock", call ->
-            call.getTargetOwner().getName().equals("java.lang.System") &&
-                (call.getName().equals("currentTimeMillis") || call.getName().equals("nanoTime")) ||
-                DATES.contains(call.getTargetOwner().getName()) && call.getName().equals("now"));
+            (call.getTargetOwner().getName().equals("java.lang.System") &&
+                (call.getName().equals("currentTimeMillis") || call.getName().equals("nanoTime"))) ||
+                (DATES.contains(call.getTargetOwner().getName()) && call.getName().equals("now")));
 
     static ArchRule pure(final String... packages)
     {

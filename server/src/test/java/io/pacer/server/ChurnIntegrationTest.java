@@ -41,7 +41,7 @@ class ChurnIntegrationTest
             final List<Thread> churners = new ArrayList<>();
             for (int i = 0; i < CHURNERS; i++)
             {
-                final long seed = 7_000 + i;
+                final long seed = 7_000L + i;
                 final Thread churner = new Thread(
                     () -> HostileGateways.attack(pacer.server.gatewayAddress(), seed, end, churnBytes, connections, 400),
                     "churner-" + i);

@@ -35,7 +35,7 @@ class LiveFuzzIntegrationTest
             final List<Thread> attackers = new ArrayList<>();
             for (int i = 0; i < HOSTILE; i++)
             {
-                final long seed = 1_000 + i;
+                final long seed = 1_000L + i;
                 final Thread attacker = new Thread(
                     () -> HostileGateways.attack(pacer.server.gatewayAddress(), seed, end, hostileBytes, reconnects),
                     "hostile-" + i);

@@ -21,7 +21,7 @@ class FrameCodecTest
     {
         final byte[] bytes = new byte[length];
         buffer.getBytes(0, bytes);
-        return HexFormat.ofDelimiter(" ").formatHex(bytes).toUpperCase();
+        return HexFormat.ofDelimiter(" ").formatHex(bytes).toUpperCase(java.util.Locale.ROOT);
     }
 
     private static byte[] bytes(final String hex)

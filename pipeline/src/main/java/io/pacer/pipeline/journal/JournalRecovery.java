@@ -108,8 +108,8 @@ public final class JournalRecovery
      */
     static boolean continues(final PacingPolicy written, final PacingPolicy configured)
     {
-        return written.equals(configured) || written.noticeDedupeWindowMillis() == 0 &&
+        return written.equals(configured) || (written.noticeDedupeWindowMillis() == 0 &&
             written.reservationTtlMillis() == configured.reservationTtlMillis() &&
-            written.replanIntervalMillis() == configured.replanIntervalMillis();
+            written.replanIntervalMillis() == configured.replanIntervalMillis());
     }
 }

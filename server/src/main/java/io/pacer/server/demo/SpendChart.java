@@ -53,7 +53,7 @@ public final class SpendChart
             PAD, HEIGHT - PAD, WIDTH - 10, HEIGHT - PAD));
         html.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>",
             PAD, PAD, HEIGHT - PAD));
-        final double budgetY = y(s.budgetMicros(), top);
+        final double budgetY = y((double)s.budgetMicros(), top);
         html.append(String.format(Locale.ROOT, "<line class=\"budget\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
             PAD, budgetY, WIDTH - 10, budgetY));
         html.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%.1f\">%.2f</text>", budgetY + 4, s.budgetMicros() / 1e6));
@@ -62,12 +62,12 @@ public final class SpendChart
         if (s.planTotalMicros() > 0)
         {
             html.append(String.format(Locale.ROOT, "<polyline class=\"plan\" points=\"%.1f,%.1f %.1f,%.1f\"/>",
-                x(0, flightSeconds), y(0, top), x(flightSeconds, flightSeconds), y(s.planTotalMicros(), top)));
+                x(0, flightSeconds), y(0, top), x(flightSeconds, flightSeconds), y((double)s.planTotalMicros(), top)));
         }
         html.append("<polyline class=\"spent\" points=\"");
         for (int i = 0; i < s.seconds().length; i++)
         {
-            html.append(String.format(Locale.ROOT, "%.1f,%.1f ", x(s.seconds()[i], flightSeconds), y(s.spentMicros()[i], top)));
+            html.append(String.format(Locale.ROOT, "%.1f,%.1f ", x(s.seconds()[i], flightSeconds), y((double)s.spentMicros()[i], top)));
         }
         html.append("\"/></svg>");
     }
