@@ -1,6 +1,5 @@
 package io.pacer.monitoring;
 
-import io.pacer.pipeline.PacerEvent;
 import io.pacer.pipeline.Replier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
@@ -25,15 +24,15 @@ public final class DecisionMetrics implements Replier.DecisionListener
     private int batchDecisions;
 
     @Override
-    public void onDecision(final PacerEvent event)
+    public void onDecision(final int reason, final long ingressNanos)
     {
-        byReason.increment(event.reason().value());
+        byReason.increment(reason);
         if (batchDecisions == batchIngressNanos.length)
         {
             // grows to the largest batch once (at most the ring's size), then never again
             batchIngressNanos = java.util.Arrays.copyOf(batchIngressNanos, batchDecisions * 2);
         }
-        batchIngressNanos[batchDecisions++] = event.ingressNanos();
+        batchIngressNanos[batchDecisions++] = ingressNanos;
     }
 
     @Override

@@ -17,7 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pacer.model.ShardCounters;
 import io.pacer.model.ShardCounters.Counter;
 import io.pacer.pipeline.PacerPipeline;
-import io.pacer.pipeline.PacingHandler;
+import io.pacer.pipeline.ShardView;
 import io.pacer.wire.Reason;
 
 import java.util.ArrayList;
@@ -120,7 +120,7 @@ public final class PacerMetrics implements AutoCloseable
             counter("pacer.decisions", "Answers to bid requests, by decision and reason", null, count,
                 "decision", reason == Reason.NONE ? "bid" : "no_bid", "reason", reason.name().toLowerCase(Locale.ROOT));
         }
-        final List<PacingHandler> shards = pipeline.shards();
+        final List<ShardView> shards = pipeline.shards();
         shardSum("pacer.spend.booked", "Spend booked from win notices, in micros of the campaigns' currencies",
             "micros", shards, c -> c.published(Counter.BOOKED_NANOS) / 1000, true);
         shardSum("pacer.wins.matched", "Win notices that matched an open reservation", null, shards,
@@ -158,7 +158,7 @@ public final class PacerMetrics implements AutoCloseable
         counter("pacer.shed", "Bid requests answered OVERLOADED without evaluation, by cause", null, () ->
         {
             long total = 0;
-            for (final PacingHandler shard : shards)
+            for (final ShardView shard : shards)
             {
                 total += shard.deadlineShed();
             }
@@ -166,7 +166,7 @@ public final class PacerMetrics implements AutoCloseable
         }, "cause", "queue_deadline");
         counter("pacer.handler.exceptions", "Events whose handling threw; each was answered and skipped", null,
             pipeline::handlerFailures);
-        for (final PacingHandler shard : shards)
+        for (final ShardView shard : shards)
         {
             final String index = Integer.toString(shard.shardIndex());
             counter("pacer.shard.batches", "Ring batches a shard has processed", null, shard::batches, "shard", index);
@@ -177,15 +177,15 @@ public final class PacerMetrics implements AutoCloseable
         }
     }
 
-    private void shardSum(final String name, final String help, final String unit, final List<PacingHandler> shards,
+    private void shardSum(final String name, final String help, final String unit, final List<ShardView> shards,
         final ToLongFunction<ShardCounters> field, final boolean monotonic)
     {
         final LongSupplier sum = () ->
         {
             long total = 0;
-            for (final PacingHandler shard : shards)
+            for (final ShardView shard : shards)
             {
-                total += field.applyAsLong(shard.shard().counters());
+                total += field.applyAsLong(shard.counters());
             }
             return total;
         };

@@ -384,10 +384,19 @@ public final class PacerPipeline implements AutoCloseable
         return config;
     }
 
-    /** The shard handlers; read their state only after {@link #close()} or through the ring. */
-    public List<PacingHandler> shards()
+    /** What metrics may read of each shard while the pipeline runs. */
+    public List<ShardView> shards()
     {
-        return shards;
+        return List.copyOf(shards);
+    }
+
+    /**
+     * Each shard's pacing state, for recovery to rebuild before {@link #start()}; once the
+     * pipeline runs, only its handlers touch it.
+     */
+    public List<PacingShard> shardStates()
+    {
+        return shards.stream().map(PacingHandler::shard).toList();
     }
 
     /** True once a journal write failed: no more BIDs leave (see {@link Replier}). */

@@ -3,6 +3,7 @@ package io.pacer.pipeline;
 import com.lmax.disruptor.EventHandler;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
+import io.pacer.model.ShardCounters;
 import io.pacer.model.ShardRouter;
 import io.pacer.wire.Reason;
 
@@ -22,7 +23,7 @@ import java.util.List;
  * when their batch starts behind a backlog (then the loop reads faster than it decides). That choice depends on a clock, so it is not part of the deterministic
  * pacing logic; the journal records it, and replay takes it from there.
  */
-public final class PacingHandler implements EventHandler<PacerEvent>
+public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
 {
     private final int shardIndex;
     private final ShardRouter router;
@@ -190,30 +191,37 @@ public final class PacingHandler implements EventHandler<PacerEvent>
         return shard;
     }
 
+    @Override
     public int shardIndex()
     {
         return shardIndex;
     }
 
-    /** Ring batches seen, as published at the end of the last batch (any thread). */
+    @Override
+    public ShardCounters counters()
+    {
+        return shard.counters();
+    }
+
+    @Override
     public long batches()
     {
         return published.get(BATCHES);
     }
 
-    /** Bids answered OVERLOADED because they waited past the queue deadline, as published. */
+    @Override
     public long deadlineShed()
     {
         return published.get(DEADLINE_SHED);
     }
 
-    /** Events waiting when the last batch started, as published. */
+    @Override
     public long lastQueueDepth()
     {
         return published.get(QUEUE_DEPTH);
     }
 
-    /** Events seen in those batches, as published. */
+    @Override
     public long batchedEvents()
     {
         return published.get(BATCHED_EVENTS);

@@ -38,15 +38,20 @@ public final class Replier implements EventHandler<PacerEvent>
     @FunctionalInterface
     public interface DecisionListener
     {
-        /** A bid's answer was added to its connection's batch. */
-        void onDecision(PacerEvent event);
+        /**
+         * A bid's answer was added to its connection's batch.
+         *
+         * @param reason       the answer's reason code (0: BID)
+         * @param ingressNanos when the gateway thread read the bid ({@link System#nanoTime()})
+         */
+        void onDecision(int reason, long ingressNanos);
 
         /** The batch's answers have been handed to their connections (one clock read per batch, not per bid). */
         default void onBatchAnswered()
         {
         }
 
-        DecisionListener NONE = event -> {};
+        DecisionListener NONE = (reason, ingressNanos) -> {};
     }
 
     public Replier(final DecisionListener decisions)
@@ -92,7 +97,7 @@ public final class Replier implements EventHandler<PacerEvent>
                 {
                     touched.add(responder);
                 }
-                decisions.onDecision(event);
+                decisions.onDecision(event.reason().value(), event.ingressNanos());
             }
             else if (event.command != null)
             {

@@ -3,7 +3,6 @@ package io.pacer.server;
 import io.pacer.pipeline.PacerThreads;
 import io.pacer.model.PacingShard;
 import io.pacer.pipeline.PacerPipeline;
-import io.pacer.pipeline.PacingHandler;
 import io.pacer.pipeline.journal.JournalRecovery;
 import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.pipeline.journal.SnapshotStore;
@@ -206,7 +205,7 @@ public final class PacerServer implements AutoCloseable
     /** Rebuilds every shard's state from the journal, before any consumer runs. */
     private void recover()
     {
-        final List<PacingShard> shards = pipeline.shards().stream().map(PacingHandler::shard).toList();
+        final List<PacingShard> shards = pipeline.shardStates();
         try
         {
             recovery = JournalRecovery.recover(config.journalDir(), shards, config.pipeline().policy(), journal,
