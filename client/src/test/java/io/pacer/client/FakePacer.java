@@ -26,8 +26,8 @@ import java.util.function.LongPredicate;
  */
 final class FakePacer implements AutoCloseable
 {
-    /** A frame the fake read: type 1 bid, 3 win, 4 loss. */
-    record Received(int type, long requestId, long campaignId, long value)
+    /** A frame the fake read: type 1 bid, 3 win, 4 loss; the connection is the client's port. */
+    record Received(int type, long requestId, long campaignId, long value, int connection)
     {
     }
 
@@ -145,7 +145,7 @@ final class FakePacer implements AutoCloseable
                 @Override
                 public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
                 {
-                    received.add(new Received(1, requestId, campaignId, bidCpmMicros));
+                    received.add(new Received(1, requestId, campaignId, bidCpmMicros, socket.getPort()));
                     if (!answering)
                     {
                         return;
@@ -164,13 +164,13 @@ final class FakePacer implements AutoCloseable
                 @Override
                 public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
                 {
-                    received.add(new Received(3, requestId, campaignId, priceCpmMicros));
+                    received.add(new Received(3, requestId, campaignId, priceCpmMicros, socket.getPort()));
                 }
 
                 @Override
                 public void onLossNotice(final long requestId, final long campaignId)
                 {
-                    received.add(new Received(4, requestId, campaignId, 0));
+                    received.add(new Received(4, requestId, campaignId, 0, socket.getPort()));
                 }
 
                 @Override

@@ -312,6 +312,55 @@ class PacerClientTest
     }
 
     @Test
+    void shouldSendABidAndANoticeMadeInAnAnswersHandlerOnTheConnectionThatAnswered() throws Exception
+    {
+        final FakePacer fake = fake();
+        final int chains = 8;
+        final int links = 50;
+        final java.util.Map<Long, Long> chainOfRequest = new ConcurrentHashMap<>();
+        final AtomicLong done = new AtomicLong();
+        final PacerClient[] self = new PacerClient[1];
+        // each chain: a bid; its answer's handler sends a loss and the chain's next bid
+        final PacerClient client = PacerClient.connect(to(fake).connectionsPerNode(4).deadline(Duration.ofSeconds(5))
+            .closeTimeout(Duration.ofSeconds(5))
+            .answerHandler((correlationId, requestId, campaignId, bid, reason) ->
+            {
+                self[0].loss(requestId, campaignId);
+                final long chain = correlationId / links;
+                if (correlationId % links == links - 1)
+                {
+                    done.incrementAndGet();
+                    return;
+                }
+                chainOfRequest.put(self[0].bid(campaignId, 1_000, correlationId + 1), chain);
+            }));
+        self[0] = client;
+        open.add(client);
+        assertThat(client.awaitAllConnected(Duration.ofSeconds(10))).isTrue();
+        for (int chain = 0; chain < chains; chain++)
+        {
+            chainOfRequest.put(client.bid(1, 1_000, (long)chain * links), (long)chain);
+        }
+        eventually(() -> done.get() == chains);
+        assertThat(client.awaitNoticesAcknowledged(Duration.ofSeconds(10))).isTrue();
+
+        final java.util.Map<Long, Set<Integer>> connectionsOfChain = new java.util.HashMap<>();
+        for (final FakePacer.Received r : fake.received)
+        {
+            final Long chain = chainOfRequest.get(r.requestId());
+            if (chain != null)
+            {
+                connectionsOfChain.computeIfAbsent(chain, c -> new HashSet<>()).add(r.connection());
+            }
+        }
+        assertThat(connectionsOfChain).hasSize(chains);
+        assertThat(connectionsOfChain.values()).as("each chain's bids and losses on one connection")
+            .allMatch(connections -> connections.size() == 1);
+        assertThat(connectionsOfChain.values().stream().map(c -> c.iterator().next()).distinct().count())
+            .as("the first bids spread over the connections").isGreaterThan(1);
+    }
+
+    @Test
     void shouldRejectAContextThatCannotWork()
     {
         assertThatThrownBy(() -> PacerClient.connect(new PacerClient.Context()))
