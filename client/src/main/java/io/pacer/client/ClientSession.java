@@ -235,21 +235,7 @@ final class ClientSession implements FrameListener
         int slot;
         while ((slot = inFlight.oldest()) >= 0 && now - inFlight.sentAtNanos(slot) >= deadlineNanos)
         {
-            final long requestId = inFlight.requestId(slot);
-            final long campaignId = inFlight.campaignId(slot);
-            final long correlationId = inFlight.correlationId(slot);
-            final boolean probe = inFlight.isProbe(slot);
-            inFlight.takeOldest(slot);
-            inFlight.free(slot);
-            if (probe)
-            {
-                probeInFlight = false;
-            }
-            else
-            {
-                release(requestId, campaignId);
-                client.failSafe(correlationId, requestId, campaignId, ClientReason.DEADLINE_EXCEEDED);
-            }
+            failSafeOldest(slot, ClientReason.DEADLINE_EXCEEDED);
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() && now - lastBidWrittenNanos >= probeIntervalNanos &&
             inFlight.hasFreeSlot())
@@ -264,11 +250,27 @@ final class ClientSession implements FrameListener
         }
     }
 
-    private void release(final long requestId, final long campaignId)
+    /**
+     * Takes the oldest request out of flight; a bid fails safe with this reason and is released
+     * by a LossNotice (written now, or kept for the next connection when this one is down).
+     */
+    private void failSafeOldest(final int slot, final int reason)
     {
+        final long requestId = inFlight.requestId(slot);
+        final long campaignId = inFlight.campaignId(slot);
+        final long correlationId = inFlight.correlationId(slot);
+        final boolean probe = inFlight.isProbe(slot);
+        inFlight.takeOldest(slot);
+        inFlight.free(slot);
+        if (probe)
+        {
+            probeInFlight = false;
+            return;
+        }
         stats.increment(ClientStats.Count.RELEASES);
         client.noticeQueued();
         notice(LOSS, requestId, campaignId, 0, false);
+        client.failSafe(correlationId, requestId, campaignId, reason);
     }
 
     /**
@@ -281,19 +283,7 @@ final class ClientSession implements FrameListener
         int slot;
         while ((slot = inFlight.oldest()) >= 0)
         {
-            final long requestId = inFlight.requestId(slot);
-            final long campaignId = inFlight.campaignId(slot);
-            final long correlationId = inFlight.correlationId(slot);
-            final boolean probe = inFlight.isProbe(slot);
-            inFlight.takeOldest(slot);
-            inFlight.free(slot);
-            if (!probe)
-            {
-                stats.increment(ClientStats.Count.RELEASES);
-                client.noticeQueued();
-                node.waitForConnection(LOSS, requestId, campaignId, 0, false);
-                client.failSafe(correlationId, requestId, campaignId, ClientReason.CONNECTION_LOST);
-            }
+            failSafeOldest(slot, ClientReason.CONNECTION_LOST);
         }
         probeInFlight = false;
         unacknowledged.moveTo(node);
