@@ -122,7 +122,7 @@ final class InFlightTable
 
     /**
      * The slot of the oldest request still in flight, or -1; it stays in flight until
-     * {@link #takeOldest()}.
+     * {@link #takeOldest(int)}.
      */
     int oldest()
     {

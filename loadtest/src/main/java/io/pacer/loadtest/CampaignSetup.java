@@ -18,7 +18,12 @@ public final class CampaignSetup
     private final String adminUrl;
     private final String token;
 
-    /** @param adminUrl e.g. http://127.0.0.1:9401 ; @param token bearer token, empty for none */
+    /**
+     * A setup through this admin API.
+     *
+     * @param adminUrl e.g. http://127.0.0.1:9401
+     * @param token    bearer token, empty for none
+     */
     public CampaignSetup(final String adminUrl, final String token)
     {
         this.adminUrl = adminUrl.endsWith("/") ? adminUrl.substring(0, adminUrl.length() - 1) : adminUrl;

@@ -232,7 +232,8 @@ public final class PacingShard
 
     /**
      * Writes the whole shard, for a snapshot: time, counters, campaigns in id order, open
-     * reservations oldest first, then the notices settled within the dedupe window. {@link #restore} rebuilds a shard that decides exactly alike.
+     * reservations oldest first, then the notices settled within the dedupe window.
+     * {@link #restoreFrom} rebuilds a shard that decides exactly alike.
      */
     public void snapshotTo(final java.io.DataOutput out) throws java.io.IOException
     {

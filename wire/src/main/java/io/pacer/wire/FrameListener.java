@@ -24,7 +24,12 @@ public interface FrameListener
         onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.LossNoticeDecoder.TEMPLATE_ID);
     }
 
-    /** @param decision 0 NO_BID, 1 BID; @param reason the raw reason code */
+    /**
+     * A BidResponse.
+     *
+     * @param decision 0 NO_BID, 1 BID
+     * @param reason   the raw reason code
+     */
     default void onBidResponse(long requestId, short decision, short reason)
     {
         onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.BidResponseDecoder.TEMPLATE_ID);
