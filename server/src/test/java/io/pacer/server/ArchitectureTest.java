@@ -118,13 +118,17 @@ class ArchitectureTest
         pure("io.pacer.model..", "io.pacer.wire").check(PRODUCTION);
     }
 
+    static ArchRule clocksOnlyWhereDocumented(final String packages)
+    {
+        return noClasses().that().resideInAPackage(packages).and(not(named(PIPELINE_CLOCK_READERS, "documented readers")))
+            .should().callMethodWhere(READS_CLOCK)
+            .because("handlers take time from the event, so that replay decides the same");
+    }
+
     @Test
     void shouldReadClocksInThePipelineOnlyWhereDocumented()
     {
-        noClasses().that().resideInAPackage("io.pacer.pipeline..").and(not(named(PIPELINE_CLOCK_READERS, "documented readers")))
-            .should().callMethodWhere(READS_CLOCK)
-            .because("handlers take time from the event, so that replay decides the same")
-            .check(PRODUCTION);
+        clocksOnlyWhereDocumented("io.pacer.pipeline..").check(PRODUCTION);
     }
 
     @Test
@@ -180,6 +184,14 @@ class ArchitectureTest
         assertThat(result.getFailureReport().getDetails())
             .anyMatch(line -> line.contains("ReadsTheClock") && line.contains("System.currentTimeMillis()"))
             .anyMatch(line -> line.contains("DrawsAtRandom") && line.contains("ThreadLocalRandom"));
+    }
+
+    @Test
+    void shouldFailOnAPlantedHandlerThatReadsTheWallClock()
+    {
+        final EvaluationResult result = clocksOnlyWhereDocumented("io.pacer.archfixture.pipeline..").evaluate(PLANTED);
+        assertThat(result.getFailureReport().getDetails())
+            .anyMatch(line -> line.contains("HandlerThatReadsTheClock") && line.contains("System.currentTimeMillis()"));
     }
 
     @Test
