@@ -47,6 +47,8 @@ final class ClientSession implements FrameListener
 
     private long bidsWritten;
     private long lastBidWrittenNanos;
+    /** When the unacknowledged notices began to wait (the log went from empty to not). */
+    private long noticesWaitingSinceNanos;
     private boolean probeInFlight;
     private boolean connected;
     private long nowNanos;
@@ -141,15 +143,8 @@ final class ClientSession implements FrameListener
         }
     }
 
-    /** On this session's loop, from an answer's handler: writes an admitted bid now. */
-    void bidNow(
-        final long requestId, final long campaignId, final long bidCpmMicros, final long correlationId,
-        final long submittedNanos)
-    {
-        writeBid(requestId, campaignId, bidCpmMicros, correlationId, submittedNanos);
-    }
-
-    private void writeBid(
+    /** On this session's loop (a queued bid, or one made in an answer's handler): writes an admitted bid. */
+    void writeBid(
         final long requestId, final long campaignId, final long bidCpmMicros, final long correlationId,
         final long submittedNanos)
     {
@@ -178,6 +173,10 @@ final class ClientSession implements FrameListener
         ensure(FrameEncoder.WIN_NOTICE_LENGTH);
         outLength += type == WIN ? encoder.winNotice(out, outLength, requestId, campaignId, price) :
             encoder.lossNotice(out, outLength, requestId, campaignId);
+        if (unacknowledged.isEmpty())
+        {
+            noticesWaitingSinceNanos = nowNanos;
+        }
         unacknowledged.add(type, requestId, campaignId, price, bidsWritten);
         stats.increment(ClientStats.Count.NOTICES_SENT);
         if (resend)
@@ -237,8 +236,8 @@ final class ClientSession implements FrameListener
         {
             failSafeOldest(slot, ClientReason.DEADLINE_EXCEEDED);
         }
-        if (connected && !probeInFlight && !unacknowledged.isEmpty() && now - lastBidWrittenNanos >= probeIntervalNanos &&
-            inFlight.hasFreeSlot())
+        if (connected && !probeInFlight && !unacknowledged.isEmpty() &&
+            now - Math.max(lastBidWrittenNanos, noticesWaitingSinceNanos) >= probeIntervalNanos && inFlight.hasFreeSlot())
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
