@@ -116,10 +116,6 @@ final class ClientConnection
     /** Any thread: has the event loop drain the session's queue soon. */
     void wake()
     {
-        if (dispatching() == this)
-        {
-            return; // the end of this read drains and flushes
-        }
         if (wakePending.get() == 0 && wakePending.compareAndSet(0, 1))
         {
             loop.execute(drainTask);

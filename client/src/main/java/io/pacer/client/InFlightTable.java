@@ -85,7 +85,7 @@ final class InFlightTable
     /** Gives back an admitted bid's place when it is never written. */
     void notWritten()
     {
-        released.lazySet(released.get() + 1);
+        giveBack();
     }
 
     boolean hasFreeSlot()
@@ -151,7 +151,7 @@ final class InFlightTable
     {
         if (states[slot] == BID)
         {
-            released.lazySet(released.get() + 1);
+            giveBack();
         }
         states[slot] = FREE;
         generations[slot]++;
@@ -193,6 +193,12 @@ final class InFlightTable
     int size()
     {
         return slotByRequest.size();
+    }
+
+    /** Only this loop writes {@code released}: an ordered store is enough for the callers that read it. */
+    private void giveBack()
+    {
+        released.lazySet(released.get() + 1);
     }
 
     private void growOrder()

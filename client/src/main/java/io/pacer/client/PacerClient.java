@@ -155,7 +155,7 @@ public final class PacerClient implements AutoCloseable
             {
                 // from an answer's handler on this connection's own loop: written now, flushed
                 // with the rest of the read's work, no queue in between
-                connection.session().bidNow(requestId, campaignId, bidCpmMicros, correlationId, System.nanoTime());
+                connection.session().writeBid(requestId, campaignId, bidCpmMicros, correlationId, System.nanoTime());
                 return 0;
             }
             else if (!connection.session().offer(ClientSession.BID, requestId, campaignId, bidCpmMicros, correlationId,

@@ -5,7 +5,6 @@ import io.pacer.client.BidAnswerHandler;
 import io.pacer.client.ClientReason;
 import io.pacer.client.ClientStats;
 import io.pacer.client.PacerClient;
-import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -33,13 +32,13 @@ final class ClientLoad implements BidAnswerHandler
     private final long[] laneBid;
     private final SplittableRandom[] laneRandom;
     /** What each event-loop thread counted: plain fields, one writer each, merged after the run. */
-    private final Queue<Tally> tallies = new ConcurrentLinkedQueue<>();
-    private final FastThreadLocal<Tally> tally = new FastThreadLocal<>()
+    private final Queue<AnswerTally> tallies = new ConcurrentLinkedQueue<>();
+    private final FastThreadLocal<AnswerTally> tally = new FastThreadLocal<>()
     {
         @Override
-        protected Tally initialValue()
+        protected AnswerTally initialValue()
         {
-            final Tally t = new Tally();
+            final AnswerTally t = new AnswerTally();
             tallies.add(t);
             return t;
         }
@@ -138,13 +137,11 @@ final class ClientLoad implements BidAnswerHandler
     {
         final int lane = (int)correlationId;
         final long now = System.nanoTime();
-        final Tally t = tally.get();
+        final AnswerTally t = tally.get();
         t.answers++;
         if (now >= clock.measureFromNanos() && now < clock.sendUntilNanos() && !ClientReason.isFailSafe(reason))
         {
-            t.measured++;
-            t.latencyNanos.recordValue(Math.min(Math.max(0, now - laneSentAt[lane]), t.latencyNanos.getHighestTrackableValue()));
-            t.decisions[reason]++;
+            t.measure(now - laneSentAt[lane], reason);
         }
         if (bid)
         {
@@ -154,7 +151,7 @@ final class ClientLoad implements BidAnswerHandler
         issue(lane);
     }
 
-    private void simulateExchange(final Tally t, final int lane, final long requestId, final long campaignId)
+    private void simulateExchange(final AnswerTally t, final int lane, final long requestId, final long campaignId)
     {
         final SplittableRandom random = laneRandom[lane];
         if (random.nextDouble() < options.noticeLossShare())
@@ -177,23 +174,10 @@ final class ClientLoad implements BidAnswerHandler
     private LoadReport report(final double seconds)
     {
         // the client is closed: its event loops have ended, and every tally is final
-        final long[] reasons = new long[8];
-        final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        long answers = 0;
-        long measured = 0;
-        long wins = 0;
-        long losses = 0;
-        for (final Tally t : tallies)
+        final AnswerTally total = new AnswerTally();
+        for (final AnswerTally t : tallies)
         {
-            for (int r = 0; r < reasons.length; r++)
-            {
-                reasons[r] += t.decisions[r];
-            }
-            latency.add(t.latencyNanos);
-            answers += t.answers;
-            measured += t.measured;
-            wins += t.wins;
-            losses += t.losses;
+            t.addTo(total);
         }
         final ClientStats stats = client.stats();
         final Map<String, Long> errors = new LinkedHashMap<>();
@@ -206,18 +190,7 @@ final class ClientLoad implements BidAnswerHandler
         errors.put("noticesNotAcknowledged", client.pendingNotices());
         final String mode = String.format("closed loop through the client library, %d connections x %d in flight",
             options.connections(), options.inFlight());
-        return new LoadReport(mode, seconds, stats.get(ClientStats.Count.BIDS_SENT), answers, measured, wins, losses,
-            latency, reasons, errors);
-    }
-
-    /** One event-loop thread's counts. */
-    private static final class Tally
-    {
-        final Histogram latencyNanos = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        final long[] decisions = new long[8];
-        long answers;
-        long measured;
-        long wins;
-        long losses;
+        return new LoadReport(mode, seconds, stats.get(ClientStats.Count.BIDS_SENT), total.answers, total.measuredAnswers,
+            total.wins, total.losses, total.latencyNanos, total.decisionsByReason, errors);
     }
 }

@@ -9,7 +9,6 @@ import io.pacer.wire.FrameEncoder;
 import io.pacer.wire.FrameListener;
 import io.pacer.wire.FrameParser;
 import io.pacer.wire.ErrorCode;
-import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
@@ -46,14 +45,9 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
     private final long[] slotCampaignId = new long[WINDOW];
     private final long[] slotBidCpmMicros = new long[WINDOW];
 
-    final Histogram latencyNanos = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-    final long[] decisionsByReason = new long[8];
+    final AnswerTally tally = new AnswerTally();
     long sent;
-    long measuredAnswers;
-    long answers;
     long outstanding;
-    long wins;
-    long losses;
     long unknownAnswers;
     long errorFrames;
     long invalidFrames;
@@ -216,15 +210,10 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
         final long sentAt = sentAtNanos[slot];
         sentAtNanos[slot] = 0;
         outstanding--;
-        answers++;
+        tally.answers++;
         if (now >= clock.measureFromNanos() && now < clock.sendUntilNanos())
         {
-            measuredAnswers++;
-            latencyNanos.recordValue(Math.min(Math.max(0, now - sentAt), latencyNanos.getHighestTrackableValue()));
-            if (reason >= 0 && reason < decisionsByReason.length)
-            {
-                decisionsByReason[reason]++;
-            }
+            tally.measure(now - sentAt, reason);
         }
         if (decision == 1)
         {
@@ -252,12 +241,12 @@ final class LoadConnection extends ByteToMessageDecoder implements FrameListener
         if (random.nextDouble() < options.winRate())
         {
             final double share = options.clearingMinRatio() + random.nextDouble() * (1 - options.clearingMinRatio());
-            wins++;
+            tally.wins++;
             write(encoder.winNotice(scratch, 0, requestId, campaignId, Math.max(0, (long)(bidCpmMicros * share))));
         }
         else
         {
-            losses++;
+            tally.losses++;
             write(encoder.lossNotice(scratch, 0, requestId, campaignId));
         }
     }

@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -119,9 +118,8 @@ public final class LoadGenerator
     private LoadReport report(
         final List<Channel> channels, final List<LoadConnection> connections, final double seconds) throws Exception
     {
-        final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        final long[] reasons = new long[8];
-        final long[] totals = new long[5];
+        final AnswerTally total = new AnswerTally();
+        final long[] sent = new long[1];
         final Map<String, Long> errors = new LinkedHashMap<>();
         for (int i = 0; i < connections.size(); i++)
         {
@@ -129,28 +127,21 @@ public final class LoadGenerator
             // read each connection's fields on its own event loop
             channels.get(i).eventLoop().submit(() ->
             {
-                latency.add(c.latencyNanos);
-                for (int r = 0; r < reasons.length; r++)
-                {
-                    reasons[r] += c.decisionsByReason[r];
-                }
+                c.tally.addTo(total);
+                sent[0] += c.sent;
                 add(errors, "missingAnswers", c.outstanding);
                 add(errors, "unknownRequestIds", c.unknownAnswers);
                 add(errors, "errorFramesReceived", c.errorFrames);
                 add(errors, "invalidFrames", c.invalidFrames);
                 add(errors, "windowFull", c.windowFull);
                 add(errors, "disconnected", c.disconnected ? 1 : 0);
-                totals[0] += c.sent;
-                totals[1] += c.answers;
-                totals[2] += c.measuredAnswers;
-                totals[3] += c.wins;
-                totals[4] += c.losses;
             }).sync();
         }
         final String mode = options.openLoop() ?
             String.format("open loop, %,d req/s target, %d connections", options.ratePerSecond(), options.connections()) :
             String.format("closed loop (raw connections), %d connections x %d in flight", options.connections(), options.inFlight());
-        return new LoadReport(mode, seconds, totals[0], totals[1], totals[2], totals[3], totals[4], latency, reasons, errors);
+        return new LoadReport(mode, seconds, sent[0], total.answers, total.measuredAnswers, total.wins, total.losses,
+            total.latencyNanos, total.decisionsByReason, errors);
     }
 
     private static void add(final Map<String, Long> errors, final String key, final long value)

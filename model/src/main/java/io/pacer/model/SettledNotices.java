@@ -47,14 +47,12 @@ public final class SettledNotices
     private long tail;
 
     private int[] index;
-    private int indexMask;
 
     /** While growing: the structures before the doubling, holding the sequences [migrated, oldEnd). */
     private long[] oldRequestIds;
     private long[] oldCampaignIds;
     private int oldMask;
     private int[] oldIndex;
-    private int oldIndexMask;
     private long migrated;
     private long oldEnd;
 
@@ -241,7 +239,35 @@ public final class SettledNotices
     /** The index position holding this key, or the empty position where it would go. */
     private int find(final long requestId, final long campaignId)
     {
-        int at = home(requestId, campaignId);
+        return find(index, requestIds, campaignIds, requestId, campaignId);
+    }
+
+    /** {@link #find} in the structures before the doubling. */
+    private int findOld(final long requestId, final long campaignId)
+    {
+        return find(oldIndex, oldRequestIds, oldCampaignIds, requestId, campaignId);
+    }
+
+    private void remove(final int position)
+    {
+        remove(index, requestIds, campaignIds, position);
+    }
+
+    private void removeOld(final int position)
+    {
+        remove(oldIndex, oldRequestIds, oldCampaignIds, position);
+    }
+
+    private boolean isOld(final long sequence)
+    {
+        return oldIndex != null && sequence >= migrated && sequence < oldEnd;
+    }
+
+    private static int find(
+        final int[] index, final long[] requestIds, final long[] campaignIds, final long requestId, final long campaignId)
+    {
+        final int mask = index.length - 1;
+        int at = (int)hash(requestId, campaignId) & mask;
         int entry;
         while ((entry = index[at]) != 0)
         {
@@ -250,36 +276,31 @@ public final class SettledNotices
             {
                 return at;
             }
-            at = (at + 1) & indexMask;
+            at = (at + 1) & mask;
         }
         return at;
     }
 
-    /** In the structures before the doubling: the position holding this key, or an empty one. */
-    private int findOld(final long requestId, final long campaignId)
+    /** Empties an index position, shifting back the entries that probed past it. */
+    private static void remove(final int[] index, final long[] requestIds, final long[] campaignIds, final int position)
     {
-        int at = (int)hash(requestId, campaignId) & oldIndexMask;
+        final int mask = index.length - 1;
+        int gap = position;
+        int at = (gap + 1) & mask;
         int entry;
-        while ((entry = oldIndex[at]) != 0)
+        while ((entry = index[at]) != 0)
         {
             final int slot = (entry & SLOT_BITS) - 1;
-            if (oldRequestIds[slot] == requestId && oldCampaignIds[slot] == campaignId)
+            final int home = (int)hash(requestIds[slot], campaignIds[slot]) & mask;
+            // the entry may fill the gap if its home is not cyclically in (gap, at]
+            if (((at - home) & mask) >= ((at - gap) & mask))
             {
-                return at;
+                index[gap] = entry;
+                gap = at;
             }
-            at = (at + 1) & oldIndexMask;
+            at = (at + 1) & mask;
         }
-        return at;
-    }
-
-    private boolean isOld(final long sequence)
-    {
-        return oldIndex != null && sequence >= migrated && sequence < oldEnd;
-    }
-
-    private int home(final long requestId, final long campaignId)
-    {
-        return (int)hash(requestId, campaignId) & indexMask;
+        index[gap] = 0;
     }
 
     private static long hash(final long requestId, final long campaignId)
@@ -291,54 +312,12 @@ public final class SettledNotices
         return h;
     }
 
-    /** Empties an index position, shifting back the entries that probed past it. */
-    private void remove(final int position)
-    {
-        int gap = position;
-        int at = (gap + 1) & indexMask;
-        int entry;
-        while ((entry = index[at]) != 0)
-        {
-            final int slot = (entry & SLOT_BITS) - 1;
-            final int home = home(requestIds[slot], campaignIds[slot]);
-            // the entry may fill the gap if its home is not cyclically in (gap, at]
-            if (((at - home) & indexMask) >= ((at - gap) & indexMask))
-            {
-                index[gap] = entry;
-                gap = at;
-            }
-            at = (at + 1) & indexMask;
-        }
-        index[gap] = 0;
-    }
-
-    /** {@link #remove} in the structures before the doubling. */
-    private void removeOld(final int position)
-    {
-        int gap = position;
-        int at = (gap + 1) & oldIndexMask;
-        int entry;
-        while ((entry = oldIndex[at]) != 0)
-        {
-            final int slot = (entry & SLOT_BITS) - 1;
-            final int home = (int)hash(oldRequestIds[slot], oldCampaignIds[slot]) & oldIndexMask;
-            if (((at - home) & oldIndexMask) >= ((at - gap) & oldIndexMask))
-            {
-                oldIndex[gap] = entry;
-                gap = at;
-            }
-            at = (at + 1) & oldIndexMask;
-        }
-        oldIndex[gap] = 0;
-    }
-
     private void allocate(final int capacity)
     {
         requestIds = new long[capacity];
         campaignIds = new long[capacity];
         mask = capacity - 1;
         index = new int[capacity * 2];
-        indexMask = index.length - 1;
     }
 
     /**
@@ -359,7 +338,6 @@ public final class SettledNotices
         oldCampaignIds = campaignIds;
         oldMask = mask;
         oldIndex = index;
-        oldIndexMask = indexMask;
         migrated = head;
         oldEnd = tail;
         allocate(requestIds.length * 2);

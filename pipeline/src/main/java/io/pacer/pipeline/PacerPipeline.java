@@ -122,8 +122,8 @@ public final class PacerPipeline implements AutoCloseable
         }
         started = true;
         ticks.start();
-        LOG.info("pipeline started: {} threading, {} shard(s), ring {} slots{}", config.threading().name().toLowerCase(java.util.Locale.ROOT),
-            config.shards(), config.ringSize(),
+        LOG.info("pipeline started: {} threading, {} shard(s), ring {} slots{}",
+            config.threading().name().toLowerCase(java.util.Locale.ROOT), config.shards(), config.ringSize(),
             drainer == null ? ", wait strategy " + config.waitStrategy() : "");
     }
 

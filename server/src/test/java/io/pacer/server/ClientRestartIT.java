@@ -35,15 +35,24 @@ class ClientRestartIT
     private final AtomicLong wins = new AtomicLong();
     private final AtomicLong losses = new AtomicLong();
     private PacerClient client;
+    private Path home;
+    private int gateway;
+    private int admin;
+
+    /** A pacer process in a new home with one ASAP campaign (id 1) and a budget that does not run out. */
+    private Process startFresh(final String name) throws Exception
+    {
+        home = Files.createTempDirectory(name);
+        TestPacer.writeCampaigns(home.resolve("campaigns.json"), TestPacer.asap(1, 1_000_000_000_000L));
+        gateway = PacerProcess.freePort();
+        admin = PacerProcess.freePort();
+        return PacerProcess.start(home, gateway, admin);
+    }
 
     @Test
     void shouldBookEveryWinTheClientSentExactlyOnceAcrossASigtermAndASigkill() throws Exception
     {
-        final Path home = Files.createTempDirectory("pacer-client-restart");
-        TestPacer.writeCampaigns(home.resolve("campaigns.json"), TestPacer.asap(1, 1_000_000_000_000L));
-        final int gateway = PacerProcess.freePort();
-        final int admin = PacerProcess.freePort();
-        Process server = PacerProcess.start(home, gateway, admin);
+        Process server = startFresh("pacer-client-restart");
         client = PacerClient.connect(new PacerClient.Context().node("127.0.0.1", gateway).clientId(42)
             .deadline(Duration.ofMillis(200)).reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
             .closeTimeout(Duration.ofSeconds(10))
@@ -96,7 +105,7 @@ class ClientRestartIT
             assertThat(answersByCorrelation.values()).allMatch(n -> n == 1);
             assertThat(client.awaitNoticesAcknowledged(Duration.ofSeconds(10))).as("every notice known read").isTrue();
 
-            final JsonNode campaign = campaign(admin);
+            final JsonNode campaign = campaign();
             final ClientStats stats = client.stats();
             System.out.printf("client restart: %,d bids, %,d refused while down, %,d wins, %,d losses, %s%n",
                 submitted.get(), refused.get(), wins.get(), losses.get(), stats);
@@ -122,11 +131,7 @@ class ClientRestartIT
     @Test
     void shouldFailSafeAtTheDeadlineWhileTheServerIsStoppedAndReleaseEveryLateBid() throws Exception
     {
-        final Path home = Files.createTempDirectory("pacer-client-stall");
-        TestPacer.writeCampaigns(home.resolve("campaigns.json"), TestPacer.asap(1, 1_000_000_000_000L));
-        final int gateway = PacerProcess.freePort();
-        final int admin = PacerProcess.freePort();
-        final Process server = PacerProcess.start(home, gateway, admin);
+        final Process server = startFresh("pacer-client-stall");
         final long deadlineNanos = TimeUnit.MILLISECONDS.toNanos(5);
         final long[] calledAt = new long[20_000];
         final org.HdrHistogram.Histogram failSafeNanos = new org.HdrHistogram.Histogram(3);
@@ -196,7 +201,7 @@ class ClientRestartIT
             assertThat(failSafeNanos.getValueAtPercentile(50)).isLessThan(deadlineNanos + TimeUnit.MILLISECONDS.toNanos(1));
             assertThat(failSafeNanos.getValueAtPercentile(99)).isLessThan(deadlineNanos + TimeUnit.MILLISECONDS.toNanos(25));
 
-            final JsonNode campaign = campaign(admin);
+            final JsonNode campaign = campaign();
             assertThat(campaign.get("reservedNanos").asLong()).as("every late BID released").isZero();
             assertThat(campaign.get("openReservations").asLong()).isZero();
             assertThat(campaign.get("spentNanos").asLong()).as("every win booked once").isEqualTo(winsBookedNanos.get());
@@ -216,7 +221,7 @@ class ClientRestartIT
         assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor()).isZero();
     }
 
-    private static JsonNode campaign(final int admin) throws Exception
+    private JsonNode campaign() throws Exception
     {
         return JsonMapper.builder().build().readTree(HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/campaigns/1")).GET().build(),
