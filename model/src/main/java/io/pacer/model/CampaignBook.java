@@ -1,5 +1,10 @@
 package io.pacer.model;
 
+import io.pacer.units.CpmMicros;
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.DurationMillis;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
 /**
@@ -12,20 +17,26 @@ import io.pacer.wire.Reason;
  */
 public final class CampaignBook
 {
+    /** {@link #bookWin}'s {@code reservedCostNanos} when no reservation matched the win. */
+    public static final @CurrencyNanos long NO_RESERVATION = Units.currencyNanos(-1);
+
+    /** {@code nextReplanMillis} before the first plan, and after anything that invalidates the plan. */
+    private static final @EpochMillis long NOT_PLANNED = Units.MIN_INSTANT;
+
     private final PacingPolicy policy;
     private final PacingLine lifetimeLine = new PacingLine();
     private final PacingLine dailyLine = new PacingLine();
     private CampaignDefinition definition;
     private DayWindow day;
-    private long budgetNanos;
-    private long dailyBudgetNanos;
-    private long startMillis;
-    private long endMillis;
-    private long nextReplanMillis;
+    private @CurrencyNanos long budgetNanos;
+    private @CurrencyNanos long dailyBudgetNanos;
+    private @EpochMillis long startMillis;
+    private @EpochMillis long endMillis;
+    private @EpochMillis long nextReplanMillis;
 
-    private long spentNanos;
-    private long reservedNanos;
-    private long todaySpentNanos;
+    private @CurrencyNanos long spentNanos;
+    private @CurrencyNanos long reservedNanos;
+    private @CurrencyNanos long todaySpentNanos;
 
     private long bids;
     private long noBids;
@@ -54,11 +65,11 @@ public final class CampaignBook
         definition = newDefinition;
         budgetNanos = Money.microsToNanos(newDefinition.budgetMicros());
         dailyBudgetNanos = Money.microsToNanos(newDefinition.dailyBudgetMicros());
-        startMillis = newDefinition.start().toEpochMilli();
-        endMillis = newDefinition.end().toEpochMilli();
+        startMillis = Units.epochMillis(newDefinition.start().toEpochMilli());
+        endMillis = Units.epochMillis(newDefinition.end().toEpochMilli());
         lifetimeLine.reset();
         dailyLine.reset();
-        nextReplanMillis = Long.MIN_VALUE;
+        nextReplanMillis = NOT_PLANNED;
     }
 
     /**
@@ -67,7 +78,7 @@ public final class CampaignBook
      *
      * @return {@link Reason#NONE} for a BID, otherwise why not
      */
-    public Reason decide(final long nowMillis, final long bidCpmMicros)
+    public Reason decide(final @EpochMillis long nowMillis, final @CpmMicros long bidCpmMicros)
     {
         final Reason reason = evaluate(nowMillis, bidCpmMicros);
         if (reason == Reason.NONE)
@@ -83,7 +94,7 @@ public final class CampaignBook
         return reason;
     }
 
-    private Reason evaluate(final long nowMillis, final long bidCpmMicros)
+    private Reason evaluate(final @EpochMillis long nowMillis, final @CpmMicros long bidCpmMicros)
     {
         if (definition.status() != CampaignStatus.ACTIVE || nowMillis < startMillis || nowMillis >= endMillis)
         {
@@ -95,9 +106,9 @@ public final class CampaignBook
             return Reason.BID_ABOVE_MAX;
         }
         rollDay(nowMillis);
-        final long costNanos = Money.impressionCostNanos(bidCpmMicros);
-        final long committedNanos = Money.saturatingAdd(spentNanos, reservedNanos);
-        final long todayCommittedNanos = Money.saturatingAdd(todaySpentNanos, reservedNanos);
+        final @CurrencyNanos long costNanos = Money.impressionCostNanos(bidCpmMicros);
+        final @CurrencyNanos long committedNanos = Money.saturatingAdd(spentNanos, reservedNanos);
+        final @CurrencyNanos long todayCommittedNanos = Money.saturatingAdd(todaySpentNanos, reservedNanos);
         final boolean dailyCap = dailyBudgetNanos > 0;
         if (costNanos > budgetNanos - committedNanos || (dailyCap && costNanos > dailyBudgetNanos - todayCommittedNanos))
         {
@@ -118,29 +129,31 @@ public final class CampaignBook
         return Reason.NONE;
     }
 
-    private void replan(final long nowMillis, final long committedNanos, final long todayCommittedNanos)
+    private void replan(final @EpochMillis long nowMillis, final @CurrencyNanos long committedNanos,
+        final @CurrencyNanos long todayCommittedNanos)
     {
         lifetimeLine.replan(nowMillis, endMillis, committedNanos, budgetNanos);
         if (dailyBudgetNanos > 0)
         {
             dailyLine.replan(nowMillis, Math.min(day.endMillis(), endMillis), todayCommittedNanos, dailyBudgetNanos);
         }
-        final long interval = policy.replanIntervalMillis();
-        nextReplanMillis = nowMillis - Math.floorMod(nowMillis - startMillis, interval) + interval;
+        final @DurationMillis long interval = policy.replanIntervalMillis();
+        final @DurationMillis long intoSlot = Math.floorMod(Units.between(startMillis, nowMillis), interval);
+        nextReplanMillis = Units.plus(nowMillis, interval - intoSlot);
     }
 
-    private void rollDay(final long nowMillis)
+    private void rollDay(final @EpochMillis long nowMillis)
     {
         if (day.moveTo(nowMillis))
         {
-            todaySpentNanos = 0;
+            todaySpentNanos = Units.ZERO_NANOS;
             dailyLine.reset();
-            nextReplanMillis = Long.MIN_VALUE;
+            nextReplanMillis = NOT_PLANNED;
         }
     }
 
     /** Releases a reservation's cost, after its loss notice or expiry. */
-    public void release(final long costNanos, final boolean expired)
+    public void release(final @CurrencyNanos long costNanos, final boolean expired)
     {
         reservedNanos -= costNanos;
         openReservations--;
@@ -160,10 +173,11 @@ public final class CampaignBook
      *
      * @param reservedCostNanos the matching reservation's cost, released here, or -1 if none matched
      */
-    public void bookWin(final long nowMillis, final long priceCpmMicros, final long reservedCostNanos)
+    public void bookWin(final @EpochMillis long nowMillis, final @CpmMicros long priceCpmMicros,
+        final @CurrencyNanos long reservedCostNanos)
     {
         rollDay(nowMillis);
-        final long priceNanos = Money.impressionCostNanos(priceCpmMicros);
+        final @CurrencyNanos long priceNanos = Money.impressionCostNanos(priceCpmMicros);
         if (reservedCostNanos >= 0)
         {
             reservedNanos -= reservedCostNanos;
@@ -201,10 +215,10 @@ public final class CampaignBook
     static CampaignBook read(final java.io.DataInput in, final PacingPolicy policy) throws java.io.IOException
     {
         final CampaignBook book = new CampaignBook(CampaignDefinitionParser.parseJson(in.readUTF()), policy);
-        book.nextReplanMillis = in.readLong();
-        book.spentNanos = in.readLong();
-        book.reservedNanos = in.readLong();
-        book.todaySpentNanos = in.readLong();
+        book.nextReplanMillis = Units.epochMillis(in.readLong());
+        book.spentNanos = Units.currencyNanos(in.readLong());
+        book.reservedNanos = Units.currencyNanos(in.readLong());
+        book.todaySpentNanos = Units.currencyNanos(in.readLong());
         book.bids = in.readLong();
         book.noBids = in.readLong();
         book.wins = in.readLong();
@@ -218,27 +232,28 @@ public final class CampaignBook
         return book;
     }
 
-    public long spentNanos()
+    public @CurrencyNanos long spentNanos()
     {
         return spentNanos;
     }
 
-    public long reservedNanos()
+    public @CurrencyNanos long reservedNanos()
     {
         return reservedNanos;
     }
 
     /** A consistent picture of this campaign as of {@code nowMillis} (the owning shard's time). */
-    public CampaignSnapshot snapshot(final long nowMillis)
+    public CampaignSnapshot snapshot(final @EpochMillis long nowMillis)
     {
         final boolean sameDay = nowMillis >= day.startMillis() && nowMillis < day.endMillis();
-        final long planned = definition.pacing() == PacingMode.EVEN && nowMillis >= startMillis && nowMillis < endMillis &&
-            nextReplanMillis != Long.MIN_VALUE ? lifetimeLine.plannedNanos(nowMillis) : -1;
+        final @CurrencyNanos long planned = definition.pacing() == PacingMode.EVEN && nowMillis >= startMillis &&
+            nowMillis < endMillis && nextReplanMillis != NOT_PLANNED
+            ? lifetimeLine.plannedNanos(nowMillis) : CampaignSnapshot.NO_PLAN;
         return new CampaignSnapshot(
             definition,
             spentNanos,
             reservedNanos,
-            sameDay ? todaySpentNanos : 0,
+            sameDay ? todaySpentNanos : Units.ZERO_NANOS,
             planned,
             bids,
             noBids,

@@ -1,6 +1,8 @@
 package io.pacer.model;
 
 import com.google.errorprone.annotations.Immutable;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.CurrencyMicros;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,12 +17,12 @@ import java.util.Objects;
 public final class CampaignDefinition
 {
     private final long id;
-    private final long budgetMicros;
-    private final long dailyBudgetMicros;
+    private final @CurrencyMicros long budgetMicros;
+    private final @CurrencyMicros long dailyBudgetMicros;
     private final Instant start;
     private final Instant end;
     private final ZoneId timeZone;
-    private final long maxBidCpmMicros;
+    private final @CpmMicros long maxBidCpmMicros;
     private final PacingMode pacing;
     private final CampaignStatus status;
 
@@ -29,12 +31,12 @@ public final class CampaignDefinition
      */
     public CampaignDefinition(
         final long id,
-        final long budgetMicros,
-        final long dailyBudgetMicros,
+        final @CurrencyMicros long budgetMicros,
+        final @CurrencyMicros long dailyBudgetMicros,
         final Instant start,
         final Instant end,
         final ZoneId timeZone,
-        final long maxBidCpmMicros,
+        final @CpmMicros long maxBidCpmMicros,
         final PacingMode pacing,
         final CampaignStatus status)
     {
@@ -89,13 +91,13 @@ public final class CampaignDefinition
         return id;
     }
 
-    public long budgetMicros()
+    public @CurrencyMicros long budgetMicros()
     {
         return budgetMicros;
     }
 
     /** 0: no daily cap. */
-    public long dailyBudgetMicros()
+    public @CurrencyMicros long dailyBudgetMicros()
     {
         return dailyBudgetMicros;
     }
@@ -121,7 +123,7 @@ public final class CampaignDefinition
     }
 
     /** 0: no cap. */
-    public long maxBidCpmMicros()
+    public @CpmMicros long maxBidCpmMicros()
     {
         return maxBidCpmMicros;
     }

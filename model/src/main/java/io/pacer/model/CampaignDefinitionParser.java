@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.CurrencyMicros;
+import io.pacer.units.Units;
 
 import java.math.BigInteger;
 import java.time.DateTimeException;
@@ -116,12 +119,13 @@ public final class CampaignDefinitionParser
             }
         }
         final long id = unsignedLong(object, prefix, "id");
-        final long budgetMicros = integer(object, prefix, "budgetMicros", true);
-        final long dailyBudgetMicros = integer(object, prefix, "dailyBudgetMicros", false);
+        final @CurrencyMicros long budgetMicros = Units.currencyMicros(integer(object, prefix, "budgetMicros", true));
+        final @CurrencyMicros long dailyBudgetMicros = Units.currencyMicros(integer(object, prefix,
+        "dailyBudgetMicros", false));
         final Instant start = instant(object, prefix, "start");
         final Instant end = instant(object, prefix, "end");
         final ZoneId zone = zone(object, prefix);
-        final long maxBidCpmMicros = integer(object, prefix, "maxBidCpmMicros", false);
+        final @CpmMicros long maxBidCpmMicros = Units.cpmMicros(integer(object, prefix, "maxBidCpmMicros", false));
         final PacingMode pacing = enumValue(object, prefix, "pacing", PacingMode.class, PacingMode.EVEN);
         final CampaignStatus status = enumValue(object, prefix, "status", CampaignStatus.class, CampaignStatus.ACTIVE);
         try

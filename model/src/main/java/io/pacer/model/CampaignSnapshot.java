@@ -1,6 +1,9 @@
 package io.pacer.model;
 
 import com.google.errorprone.annotations.Immutable;
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 
 /**
  * A consistent, immutable picture of one campaign's state, taken by the shard that owns it.
@@ -9,10 +12,10 @@ import com.google.errorprone.annotations.Immutable;
 @Immutable
 public record CampaignSnapshot(
     CampaignDefinition definition,
-    long spentNanos,
-    long reservedNanos,
-    long todaySpentNanos,
-    long plannedNanos,
+    @CurrencyNanos long spentNanos,
+    @CurrencyNanos long reservedNanos,
+    @CurrencyNanos long todaySpentNanos,
+    @CurrencyNanos long plannedNanos,
     long bids,
     long noBids,
     long wins,
@@ -20,6 +23,8 @@ public record CampaignSnapshot(
     long lateWins,
     long expiredReservations,
     long openReservations,
-    long asOfMillis)
+    @EpochMillis long asOfMillis)
 {
+    /** {@link #plannedNanos} of a campaign without a plan line (ASAP, or outside its flight). */
+    public static final @CurrencyNanos long NO_PLAN = Units.currencyNanos(-1);
 }

@@ -1,5 +1,8 @@
 package io.pacer.model;
 
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
+
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -12,8 +15,8 @@ import java.time.ZoneId;
 public final class DayWindow
 {
     private final ZoneId zone;
-    private long dayStartMillis = Long.MAX_VALUE;
-    private long dayEndMillis = Long.MIN_VALUE;
+    private @EpochMillis long dayStartMillis = Units.MAX_INSTANT;
+    private @EpochMillis long dayEndMillis = Units.MIN_INSTANT;
 
     public DayWindow(final ZoneId zone)
     {
@@ -25,15 +28,15 @@ public final class DayWindow
      *
      * @return true if that is a different day than before (the first call returns true)
      */
-    public boolean moveTo(final long epochMillis)
+    public boolean moveTo(final @EpochMillis long epochMillis)
     {
         if (epochMillis >= dayStartMillis && epochMillis < dayEndMillis)
         {
             return false;
         }
         final LocalDate day = Instant.ofEpochMilli(epochMillis).atZone(zone).toLocalDate();
-        dayStartMillis = day.atStartOfDay(zone).toInstant().toEpochMilli();
-        dayEndMillis = day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
+        dayStartMillis = Units.epochMillis(day.atStartOfDay(zone).toInstant().toEpochMilli());
+        dayEndMillis = Units.epochMillis(day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli());
         return true;
     }
 
@@ -45,18 +48,18 @@ public final class DayWindow
 
     void read(final java.io.DataInput in) throws java.io.IOException
     {
-        dayStartMillis = in.readLong();
-        dayEndMillis = in.readLong();
+        dayStartMillis = Units.epochMillis(in.readLong());
+        dayEndMillis = Units.epochMillis(in.readLong());
     }
 
     /** First millisecond of the current day. */
-    public long startMillis()
+    public @EpochMillis long startMillis()
     {
         return dayStartMillis;
     }
 
     /** First millisecond of the next day. */
-    public long endMillis()
+    public @EpochMillis long endMillis()
     {
         return dayEndMillis;
     }

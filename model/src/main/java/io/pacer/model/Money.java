@@ -1,5 +1,11 @@
 package io.pacer.model;
 
+import io.pacer.units.CpmMicros;
+import io.pacer.units.CurrencyMicros;
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.Units;
+import org.checkerframework.checker.units.qual.PolyUnit;
+
 import java.math.BigInteger;
 
 /**
@@ -12,6 +18,10 @@ import java.math.BigInteger;
  *       bought at {@code x} CPM micros costs {@code x / 1000} micros, which is exactly {@code x}
  *       nanos, so per-impression costs never lose a fraction.</li>
  * </ul>
+ *
+ * <p>The Units Checker holds every other class to these units (docs/guarantees.md): the conversions
+ * below are the only code allowed to turn one money unit into another, and say so with
+ * {@code @SuppressWarnings("units")}.
  */
 public final class Money
 {
@@ -26,25 +36,29 @@ public final class Money
     }
 
     /** Cost of one impression bought at {@code cpmMicros}: exactly {@code cpmMicros} nanos. */
-    public static long impressionCostNanos(final long cpmMicros)
+    @SuppressWarnings("units")
+    public static @CurrencyNanos long impressionCostNanos(final @CpmMicros long cpmMicros)
     {
         return cpmMicros;
     }
 
     /** Converts micros to nanos; {@code micros} must be in {@code [0, MAX_MICROS]}. */
-    public static long microsToNanos(final long micros)
+    @SuppressWarnings("units")
+    public static @CurrencyNanos long microsToNanos(final @CurrencyMicros long micros)
     {
         return Math.multiplyExact(micros, NANOS_PER_MICRO);
     }
 
     /** Whole micros in {@code nanos}, rounded toward negative infinity. */
-    public static long nanosToMicrosFloor(final long nanos)
+    @SuppressWarnings("units")
+    public static @CurrencyMicros long nanosToMicrosFloor(final @CurrencyNanos long nanos)
     {
         return Math.floorDiv(nanos, NANOS_PER_MICRO);
     }
 
     /** {@code a + b}, held at {@link Long#MAX_VALUE} / {@link Long#MIN_VALUE} instead of wrapping. */
-    public static long saturatingAdd(final long a, final long b)
+    @SuppressWarnings("units") // the bounds it saturates at are in the operands' unit
+    public static @PolyUnit long saturatingAdd(final @PolyUnit long a, final @PolyUnit long b)
     {
         final long sum = a + b;
         if (((a ^ sum) & (b ^ sum)) < 0)
@@ -57,9 +71,11 @@ public final class Money
     /**
      * {@code amount * numerator / denominator}, rounded down, exact for any non-negative
      * {@code amount} and {@code 0 <= numerator <= denominator}, {@code denominator > 0}.
-     * Allocation-free unless the intermediate product needs more than 63 bits.
+     * Allocation-free unless the intermediate product needs more than 63 bits. The result has
+     * {@code amount}'s unit: numerator and denominator are a ratio (of durations, say).
      */
-    public static long scale(final long amount, final long numerator, final long denominator)
+    @SuppressWarnings("units") // the BigInteger path leaves the checked world and comes back in amount's unit
+    public static @PolyUnit long scale(final @PolyUnit long amount, final long numerator, final long denominator)
     {
         final long whole = amount / denominator;
         final long rest = amount % denominator;

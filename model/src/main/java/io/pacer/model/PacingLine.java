@@ -1,5 +1,10 @@
 package io.pacer.model;
 
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.DurationMillis;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
+
 /**
  * One straight line of planned cumulative spend, re-planned at slot boundaries: it starts at
  * {@code baseNanos} at {@code startMillis} and reaches {@code targetNanos} at {@code endMillis}.
@@ -11,10 +16,10 @@ package io.pacer.model;
  */
 public final class PacingLine
 {
-    private long startMillis;
-    private long endMillis;
-    private long baseNanos;
-    private long targetNanos;
+    private @EpochMillis long startMillis;
+    private @EpochMillis long endMillis;
+    private @CurrencyNanos long baseNanos;
+    private @CurrencyNanos long targetNanos;
     private boolean planned;
 
     /** Forget the line; the next {@link #replan} starts from what is committed. */
@@ -24,9 +29,10 @@ public final class PacingLine
     }
 
     /** Re-plans at {@code nowMillis} towards {@code targetNanos} at {@code endMillis}. */
-    public void replan(final long nowMillis, final long endMillis, final long committedNanos, final long targetNanos)
+    public void replan(final @EpochMillis long nowMillis, final @EpochMillis long endMillis,
+        final @CurrencyNanos long committedNanos, final @CurrencyNanos long targetNanos)
     {
-        final long base = planned ? Math.min(committedNanos, plannedNanos(nowMillis)) : committedNanos;
+        final @CurrencyNanos long base = planned ? Math.min(committedNanos, plannedNanos(nowMillis)) : committedNanos;
         this.startMillis = nowMillis;
         this.endMillis = endMillis;
         this.baseNanos = Math.min(base, targetNanos);
@@ -35,14 +41,14 @@ public final class PacingLine
     }
 
     /** Spend the line allows by {@code nowMillis}. */
-    public long plannedNanos(final long nowMillis)
+    public @CurrencyNanos long plannedNanos(final @EpochMillis long nowMillis)
     {
         if (nowMillis >= endMillis || baseNanos >= targetNanos)
         {
             return Math.max(baseNanos, targetNanos);
         }
-        final long elapsed = Math.max(0, nowMillis - startMillis);
-        return baseNanos + Money.scale(targetNanos - baseNanos, elapsed, endMillis - startMillis);
+        final @DurationMillis long elapsed = Math.max(Units.ZERO_MILLIS, Units.between(startMillis, nowMillis));
+        return baseNanos + Money.scale(targetNanos - baseNanos, elapsed, Units.between(startMillis, endMillis));
     }
 
     void write(final java.io.DataOutput out) throws java.io.IOException
@@ -56,15 +62,15 @@ public final class PacingLine
 
     void read(final java.io.DataInput in) throws java.io.IOException
     {
-        startMillis = in.readLong();
-        endMillis = in.readLong();
-        baseNanos = in.readLong();
-        targetNanos = in.readLong();
+        startMillis = Units.epochMillis(in.readLong());
+        endMillis = Units.epochMillis(in.readLong());
+        baseNanos = Units.currencyNanos(in.readLong());
+        targetNanos = Units.currencyNanos(in.readLong());
         planned = in.readBoolean();
     }
 
     /** True when {@code committedNanos} is already past the line at {@code nowMillis}. */
-    public boolean isAhead(final long nowMillis, final long committedNanos)
+    public boolean isAhead(final @EpochMillis long nowMillis, final @CurrencyNanos long committedNanos)
     {
         return committedNanos > plannedNanos(nowMillis);
     }

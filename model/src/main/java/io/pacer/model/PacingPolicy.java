@@ -1,6 +1,8 @@
 package io.pacer.model;
 
 import com.google.errorprone.annotations.Immutable;
+import io.pacer.units.DurationMillis;
+import io.pacer.units.Units;
 
 /**
  * The tunable parameters of pacing, shared by every shard.
@@ -13,10 +15,12 @@ import com.google.errorprone.annotations.Immutable;
  *                                  before the window existed replay that way)
  */
 @Immutable
-public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis, long noticeDedupeWindowMillis)
+public record PacingPolicy(@DurationMillis long reservationTtlMillis, @DurationMillis long replanIntervalMillis,
+    @DurationMillis long noticeDedupeWindowMillis)
 {
     /** Defaults matching {@code reference.conf}. */
-    public static final PacingPolicy DEFAULT = new PacingPolicy(30_000, 1_000);
+    public static final PacingPolicy DEFAULT = new PacingPolicy(Units.durationMillis(30_000),
+        Units.durationMillis(1_000));
 
     public PacingPolicy
     {
@@ -36,7 +40,8 @@ public record PacingPolicy(long reservationTtlMillis, long replanIntervalMillis,
     }
 
     /** A policy whose dedupe window is twice the reservation TTL, the protocol's minimum. */
-    public PacingPolicy(final long reservationTtlMillis, final long replanIntervalMillis)
+    public PacingPolicy(final @DurationMillis long reservationTtlMillis,
+        final @DurationMillis long replanIntervalMillis)
     {
         this(reservationTtlMillis, replanIntervalMillis, 2 * reservationTtlMillis);
     }

@@ -1,5 +1,9 @@
 package io.pacer.model;
 
+import io.pacer.units.CpmMicros;
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -19,7 +23,7 @@ public final class PacingShard
     private final ReservationBook reservations;
     private final SettledNotices settled;
     private final ShardCounters counters = new ShardCounters();
-    private long nowMillis = Long.MIN_VALUE;
+    private @EpochMillis long nowMillis = Units.MIN_INSTANT;
 
     public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
     {
@@ -33,7 +37,8 @@ public final class PacingShard
      *
      * @return {@link Reason#NONE} for BID, otherwise the NO_BID reason
      */
-    public Reason bid(final long requestId, final long campaignId, final long bidCpmMicros, final long eventMillis)
+    public Reason bid(final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros,
+        final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
         final Reason reason;
@@ -51,8 +56,9 @@ public final class PacingShard
             reason = campaign.decide(nowMillis, bidCpmMicros);
             if (reason == Reason.NONE)
             {
-                final long costNanos = Money.impressionCostNanos(bidCpmMicros);
-                reservations.open(requestId, campaignId, campaign, costNanos, nowMillis + policy.reservationTtlMillis());
+                final @CurrencyNanos long costNanos = Money.impressionCostNanos(bidCpmMicros);
+                reservations.open(requestId, campaignId, campaign, costNanos, Units.plus(nowMillis,
+                    policy.reservationTtlMillis()));
                 counters.reservedNanos += costNanos;
                 counters.openReservations++;
             }
@@ -66,7 +72,8 @@ public final class PacingShard
      * win already booked for this request within the dedupe window is counted and ignored; a win
      * after a settled loss is booked and counted as conflicting.
      */
-    public void win(final long requestId, final long campaignId, final long priceCpmMicros, final long eventMillis)
+    public void win(final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros,
+        final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
         final CampaignBook campaign = campaigns.get(campaignId);
@@ -95,7 +102,7 @@ public final class PacingShard
         }
         else
         {
-            campaign.bookWin(nowMillis, priceCpmMicros, -1);
+            campaign.bookWin(nowMillis, priceCpmMicros, CampaignBook.NO_RESERVATION);
             if (before == SettledNotices.LOST)
             {
                 counters.conflictingNotices++;
@@ -113,7 +120,7 @@ public final class PacingShard
      * Settles a loss notice once: releases its reservation if open. A loss for a request already
      * settled (won or lost) within the dedupe window changes nothing and is counted.
      */
-    public void loss(final long requestId, final long campaignId, final long eventMillis)
+    public void loss(final long requestId, final long campaignId, final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
         if (settled.outcome(requestId, campaignId) != SettledNotices.NONE)
@@ -145,7 +152,7 @@ public final class PacingShard
      *
      * @return the campaign's state right after the change
      */
-    public CampaignSnapshot define(final CampaignDefinition definition, final long eventMillis)
+    public CampaignSnapshot define(final CampaignDefinition definition, final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
         CampaignBook campaign = campaigns.get(definition.id());
@@ -177,12 +184,12 @@ public final class PacingShard
     }
 
     /** Lets time pass: expires reservations whose deadline has come, and settled notices past the window. */
-    public void tick(final long eventMillis)
+    public void tick(final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
     }
 
-    private void advanceTo(final long eventMillis)
+    private void advanceTo(final @EpochMillis long eventMillis)
     {
         if (eventMillis > nowMillis)
         {
@@ -263,7 +270,7 @@ public final class PacingShard
         {
             throw new IllegalStateException("restore into an empty shard only");
         }
-        nowMillis = in.readLong();
+        nowMillis = Units.epochMillis(in.readLong());
         counters.read(in);
         final int n = in.readInt();
         for (int i = 0; i < n; i++)
@@ -276,7 +283,7 @@ public final class PacingShard
     }
 
     /** This shard's time: the latest event timestamp seen. */
-    public long nowMillis()
+    public @EpochMillis long nowMillis()
     {
         return nowMillis;
     }

@@ -1,5 +1,8 @@
 package io.pacer.model;
 
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.EpochMillis;
+
 /**
  * Money held for one BID until its win or loss notice, or its deadline. Pooled and linked
  * intrusively by {@link ReservationBook}; never touched outside the owning shard.
@@ -8,8 +11,8 @@ public final class Reservation
 {
     long requestId;
     long campaignId;
-    long costNanos;
-    long deadlineMillis;
+    @CurrencyNanos long costNanos;
+    @EpochMillis long deadlineMillis;
     CampaignBook campaign;
 
     /** Older and younger neighbours in deadline order. */
@@ -28,12 +31,12 @@ public final class Reservation
         return campaignId;
     }
 
-    public long costNanos()
+    public @CurrencyNanos long costNanos()
     {
         return costNanos;
     }
 
-    public long deadlineMillis()
+    public @EpochMillis long deadlineMillis()
     {
         return deadlineMillis;
     }

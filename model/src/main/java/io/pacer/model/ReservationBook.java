@@ -1,5 +1,8 @@
 package io.pacer.model;
 
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
@@ -33,8 +36,8 @@ public final class ReservationBook
 
     /** Records a reservation of {@code costNanos} for {@code campaign}, due at {@code deadlineMillis}. */
     public void open(
-        final long requestId, final long campaignId, final CampaignBook campaign, final long costNanos,
-        final long deadlineMillis)
+        final long requestId, final long campaignId, final CampaignBook campaign, final @CurrencyNanos long costNanos,
+        final @EpochMillis long deadlineMillis)
     {
         Reservation r = pool;
         if (r != null)
@@ -90,7 +93,7 @@ public final class ReservationBook
      * Removes and returns the oldest reservation if its deadline is at or before
      * {@code nowMillis}, else null. Hand it back with {@link #recycle} when done.
      */
-    public Reservation pollExpired(final long nowMillis)
+    public Reservation pollExpired(final @EpochMillis long nowMillis)
     {
         final Reservation r = oldest;
         if (r == null || r.deadlineMillis > nowMillis)
@@ -139,7 +142,8 @@ public final class ReservationBook
         {
             final long requestId = in.readLong();
             final long campaignId = in.readLong();
-            open(requestId, campaignId, books.get(campaignId), in.readLong(), in.readLong());
+            open(requestId, campaignId, books.get(campaignId), Units.currencyNanos(in.readLong()),
+                Units.epochMillis(in.readLong()));
         }
     }
 

@@ -1,5 +1,9 @@
 package io.pacer.model;
 
+import io.pacer.units.DurationMillis;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
+
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -39,7 +43,7 @@ public final class SettledNotices
     private static final int WON_BIT = Integer.MIN_VALUE;
     private static final int SLOT_BITS = Integer.MAX_VALUE;
 
-    private final long windowMillis;
+    private final @DurationMillis long windowMillis;
     private long[] requestIds;
     private long[] campaignIds;
     private int mask;
@@ -63,7 +67,7 @@ public final class SettledNotices
     private long markTail;
 
     /** @param windowMillis how long a settled notice is remembered; 0 remembers nothing */
-    public SettledNotices(final long windowMillis)
+    public SettledNotices(final @DurationMillis long windowMillis)
     {
         if (windowMillis < 0)
         {
@@ -95,7 +99,8 @@ public final class SettledNotices
      * Remembers that this request's notice was settled at {@code nowMillis} (the latest time given
      * so far); a loss settled before becomes a win, keeping its first settle time.
      */
-    public void settle(final long requestId, final long campaignId, final boolean won, final long nowMillis)
+    public void settle(final long requestId, final long campaignId, final boolean won,
+        final @EpochMillis long nowMillis)
     {
         if (windowMillis == 0)
         {
@@ -149,7 +154,7 @@ public final class SettledNotices
     }
 
     /** Forgets every notice settled at or before {@code nowMillis - window}. */
-    public void expire(final long nowMillis)
+    public void expire(final @EpochMillis long nowMillis)
     {
         while (markHead != markTail && markMillis[(int)(markHead & markMask)] + windowMillis <= nowMillis)
         {
@@ -232,7 +237,7 @@ public final class SettledNotices
             final long requestId = in.readLong();
             final long campaignId = in.readLong();
             final boolean won = in.readBoolean();
-            settle(requestId, campaignId, won, in.readLong());
+            settle(requestId, campaignId, won, Units.epochMillis(in.readLong()));
         }
     }
 

@@ -1,5 +1,8 @@
 package io.pacer.model;
 
+import io.pacer.units.CurrencyNanos;
+import io.pacer.units.Units;
+
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.pacer.wire.Reason;
@@ -33,8 +36,8 @@ public final class ShardCounters
     long unknownCampaignNotices;
     long invalidNotices;
     long definitions;
-    long bookedNanos;
-    long reservedNanos;
+    @CurrencyNanos long bookedNanos;
+    @CurrencyNanos long reservedNanos;
     long openReservations;
     long activeCampaigns;
     long pausedCampaigns;
@@ -121,8 +124,8 @@ public final class ShardCounters
         unknownCampaignNotices = in.readLong();
         invalidNotices = in.readLong();
         definitions = in.readLong();
-        bookedNanos = in.readLong();
-        reservedNanos = in.readLong();
+        bookedNanos = Units.currencyNanos(in.readLong());
+        reservedNanos = Units.currencyNanos(in.readLong());
         openReservations = in.readLong();
         activeCampaigns = in.readLong();
         pausedCampaigns = in.readLong();
@@ -182,13 +185,13 @@ public final class ShardCounters
     }
 
     /** Spend booked from win notices, in nanos (saturating). */
-    public long bookedNanos()
+    public @CurrencyNanos long bookedNanos()
     {
         return bookedNanos;
     }
 
     /** Money held by open reservations, in nanos. */
-    public long reservedNanos()
+    public @CurrencyNanos long reservedNanos()
     {
         return reservedNanos;
     }

@@ -1,0 +1,23 @@
+package io.pacer.units;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.checkerframework.checker.units.qual.UnknownUnits;
+import org.checkerframework.framework.qual.SubtypeOf;
+
+/**
+ * Unit: Millionths of the campaign's currency unit: budgets, spend, reports.
+ *
+ * <p>A Units Checker qualifier (see {@code docs/guarantees.md}): a value of this unit may only be assigned,
+ * passed or added where this unit is expected; a change of unit goes through {@code Money} or {@code Millis}.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ ElementType.TYPE_USE, ElementType.TYPE_PARAMETER })
+@SubtypeOf(UnknownUnits.class)
+public @interface CurrencyMicros
+{
+}
