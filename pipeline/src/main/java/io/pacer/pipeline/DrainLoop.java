@@ -1,5 +1,7 @@
 package io.pacer.pipeline;
 
+import io.pacer.units.DurationMillis;
+
 /**
  * The thread that runs the ring's consumers in {@link ThreadingMode#SHARED}: in the server, a
  * gateway event loop; in tests and benchmarks, {@link OwnThreadDrainLoop}. The pipeline asks it
@@ -23,5 +25,5 @@ public interface DrainLoop
     }
 
     /** Runs {@code task} on the loop every {@code periodMillis}; closing the result stops it. */
-    AutoCloseable scheduleAtFixedRate(Runnable task, long periodMillis);
+    AutoCloseable scheduleAtFixedRate(Runnable task, @DurationMillis long periodMillis);
 }

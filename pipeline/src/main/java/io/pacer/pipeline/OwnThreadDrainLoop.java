@@ -1,5 +1,7 @@
 package io.pacer.pipeline;
 
+import io.pacer.units.DurationMillis;
+
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +33,7 @@ public final class OwnThreadDrainLoop implements DrainLoop, AutoCloseable
     }
 
     @Override
-    public AutoCloseable scheduleAtFixedRate(final Runnable task, final long periodMillis)
+    public AutoCloseable scheduleAtFixedRate(final Runnable task, final @DurationMillis long periodMillis)
     {
         final var future = executor.scheduleAtFixedRate(task, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         return () -> future.cancel(false);

@@ -1,6 +1,9 @@
 package io.pacer.pipeline;
 
 import io.pacer.model.CampaignDefinition;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
 /**
@@ -9,6 +12,9 @@ import io.pacer.wire.Reason;
  */
 public final class PacerEvent
 {
+    /** The price of an event that carries none (a loss notice, an admin command, a tick). */
+    public static final @CpmMicros long NO_PRICE = Units.cpmMicros(0);
+
     /** Input: what this is. */
     EventType type;
     /** Input: the gateway's request id (bids and notices). */
@@ -16,9 +22,9 @@ public final class PacerEvent
     /** Input: the campaign (bids and notices); chooses the shard. */
     long campaignId;
     /** Input: bid or clearing price in CPM micros. */
-    long cpmMicros;
+    @CpmMicros long cpmMicros;
     /** Input: ingress time, epoch milliseconds; the only time pacing knows. */
-    long epochMillis;
+    @EpochMillis long epochMillis;
     /** Input: ingress {@link System#nanoTime()}, for latency measurement only. */
     long ingressNanos;
     /** Input: where a bid's answer goes. */
@@ -40,7 +46,8 @@ public final class PacerEvent
 
     /** Sets a bid request; the default answer, if no shard gets to decide, is OVERLOADED. */
     public void bidRequest(
-        final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
+        final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros,
+        final @EpochMillis long epochMillis,
         final long ingressNanos, final Responder responder)
     {
         bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, true);
@@ -48,7 +55,8 @@ public final class PacerEvent
 
     /** As above, saying whether the queue deadline applies (see {@link #sheddable}). */
     void bidRequest(
-        final long requestId, final long campaignId, final long bidCpmMicros, final long epochMillis,
+        final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros,
+        final @EpochMillis long epochMillis,
         final long ingressNanos, final Responder responder, final boolean sheddable)
     {
         fill(EventType.BID_REQUEST, requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, null);
@@ -58,33 +66,34 @@ public final class PacerEvent
 
     /** Sets a win ({@code win}) or loss notice; {@code priceCpmMicros} is ignored for a loss. */
     public void notice(
-        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros,
-        final long epochMillis, final long ingressNanos)
+        final boolean win, final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros,
+        final @EpochMillis long epochMillis, final long ingressNanos)
     {
         fill(win ? EventType.WIN_NOTICE : EventType.LOSS_NOTICE, requestId, campaignId, priceCpmMicros, epochMillis,
             ingressNanos, null, null);
     }
 
     /** Sets an admin update or query. */
-    public void admin(final AdminCommand command, final long epochMillis, final long ingressNanos)
+    public void admin(final AdminCommand command, final @EpochMillis long epochMillis, final long ingressNanos)
     {
-        fill(command.type(), 0, command.campaignId(), 0, epochMillis, ingressNanos, null, command);
+        fill(command.type(), 0, command.campaignId(), NO_PRICE, epochMillis, ingressNanos, null, command);
     }
 
     /** Sets an end-of-stream marker for {@code responder}. */
-    public void endOfStream(final Responder responder, final long epochMillis, final long ingressNanos)
+    public void endOfStream(final Responder responder, final @EpochMillis long epochMillis, final long ingressNanos)
     {
-        fill(EventType.END_OF_STREAM, 0, 0, 0, epochMillis, ingressNanos, responder, null);
+        fill(EventType.END_OF_STREAM, 0, 0, NO_PRICE, epochMillis, ingressNanos, responder, null);
     }
 
     /** Sets a tick. */
-    public void tick(final long epochMillis, final long ingressNanos)
+    public void tick(final @EpochMillis long epochMillis, final long ingressNanos)
     {
-        fill(EventType.TICK, 0, 0, 0, epochMillis, ingressNanos, null, null);
+        fill(EventType.TICK, 0, 0, NO_PRICE, epochMillis, ingressNanos, null, null);
     }
 
     private void fill(
-        final EventType type, final long requestId, final long campaignId, final long cpmMicros, final long epochMillis,
+        final EventType type, final long requestId, final long campaignId, final @CpmMicros long cpmMicros,
+        final @EpochMillis long epochMillis,
         final long ingressNanos, final Responder responder, final AdminCommand command)
     {
         this.type = type;
@@ -100,9 +109,9 @@ public final class PacerEvent
     }
 
     /** Sets a snapshot request. */
-    public void snapshot(final SnapshotCommand request, final long epochMillis, final long ingressNanos)
+    public void snapshot(final SnapshotCommand request, final @EpochMillis long epochMillis, final long ingressNanos)
     {
-        fill(EventType.SNAPSHOT, 0, 0, 0, epochMillis, ingressNanos, null, null);
+        fill(EventType.SNAPSHOT, 0, 0, NO_PRICE, epochMillis, ingressNanos, null, null);
         this.snapshot = request;
     }
 
@@ -121,12 +130,12 @@ public final class PacerEvent
         return campaignId;
     }
 
-    public long cpmMicros()
+    public @CpmMicros long cpmMicros()
     {
         return cpmMicros;
     }
 
-    public long epochMillis()
+    public @EpochMillis long epochMillis()
     {
         return epochMillis;
     }

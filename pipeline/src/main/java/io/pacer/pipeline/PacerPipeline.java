@@ -9,6 +9,9 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
 import io.pacer.pipeline.journal.Journaler;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,9 +137,9 @@ public final class PacerPipeline implements AutoCloseable
      * @return false if the ring is full: answer OVERLOADED yourself
      */
     public boolean tryPublishBid(
-        final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder)
+        final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros, final Responder responder)
     {
-        return tryPublishBid(requestId, campaignId, bidCpmMicros, responder, clock.time(), System.nanoTime());
+        return tryPublishBid(requestId, campaignId, bidCpmMicros, responder, now(), System.nanoTime());
     }
 
     /**
@@ -145,8 +148,8 @@ public final class PacerPipeline implements AutoCloseable
      * the clocks once per read, not once per frame.
      */
     public boolean tryPublishBid(
-        final long requestId, final long campaignId, final long bidCpmMicros, final Responder responder,
-        final long epochMillis, final long ingressNanos)
+        final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros, final Responder responder,
+        final @EpochMillis long epochMillis, final long ingressNanos)
     {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
@@ -166,15 +169,15 @@ public final class PacerPipeline implements AutoCloseable
      * @return false if the ring is full: keep the notice and try again (never drop it)
      */
     public boolean tryPublishNotice(
-        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+        final boolean win, final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros)
     {
-        return tryPublishNotice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
+        return tryPublishNotice(win, requestId, campaignId, priceCpmMicros, now(), System.nanoTime());
     }
 
     /** As {@link #tryPublishNotice(boolean, long, long, long)}, with the caller's ingress time. */
     public boolean tryPublishNotice(
-        final boolean win, final long requestId, final long campaignId, final long priceCpmMicros,
-        final long epochMillis, final long ingressNanos)
+        final boolean win, final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros,
+        final @EpochMillis long epochMillis, final long ingressNanos)
     {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
@@ -190,10 +193,11 @@ public final class PacerPipeline implements AutoCloseable
      * Publishes a win or loss notice; waits for room, since notices carry money and are never
      * shed. Not for event loops: they use {@link #tryPublishNotice} and stop reading instead.
      */
-    public void publishNotice(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    public void publishNotice(final boolean win, final long requestId, final long campaignId,
+        final @CpmMicros long priceCpmMicros)
     {
         final long sequence = claim(true);
-        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, clock.time(), System.nanoTime());
+        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, now(), System.nanoTime());
         publishAndWake(sequence);
     }
 
@@ -209,7 +213,7 @@ public final class PacerPipeline implements AutoCloseable
         {
             return false;
         }
-        ring.get(sequence).endOfStream(responder, clock.time(), System.nanoTime());
+        ring.get(sequence).endOfStream(responder, now(), System.nanoTime());
         publishAndWake(sequence);
         return true;
     }
@@ -232,7 +236,7 @@ public final class PacerPipeline implements AutoCloseable
         {
             return false;
         }
-        ring.get(sequence).admin(command, clock.time(), System.nanoTime());
+        ring.get(sequence).admin(command, now(), System.nanoTime());
         publishAndWake(sequence);
         return true;
     }
@@ -246,7 +250,7 @@ public final class PacerPipeline implements AutoCloseable
             return command;
         }
         final long sequence = claim(true);
-        ring.get(sequence).admin(command, clock.time(), System.nanoTime());
+        ring.get(sequence).admin(command, now(), System.nanoTime());
         publishAndWake(sequence);
         return command;
     }
@@ -264,7 +268,7 @@ public final class PacerPipeline implements AutoCloseable
             return request;
         }
         final long sequence = claim(true);
-        ring.get(sequence).snapshot(request, clock.time(), System.nanoTime());
+        ring.get(sequence).snapshot(request, now(), System.nanoTime());
         publishAndWake(sequence);
         return request;
     }
@@ -273,7 +277,7 @@ public final class PacerPipeline implements AutoCloseable
     public void publishTick()
     {
         final long sequence = claim(true);
-        ring.get(sequence).tick(clock.time(), System.nanoTime());
+        ring.get(sequence).tick(now(), System.nanoTime());
         publishAndWake(sequence);
     }
 
@@ -360,6 +364,12 @@ public final class PacerPipeline implements AutoCloseable
     public EpochClock clock()
     {
         return clock;
+    }
+
+    /** The ingress time to stamp an event with: the clock's epoch milliseconds. */
+    private @EpochMillis long now()
+    {
+        return Units.epochMillis(clock.time());
     }
 
     /** The ring itself, for tests in this package. */

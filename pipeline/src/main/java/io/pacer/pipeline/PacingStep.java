@@ -2,6 +2,8 @@ package io.pacer.pipeline;
 
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.PacingShard;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.EpochMillis;
 import io.pacer.wire.Reason;
 
 /**
@@ -25,8 +27,9 @@ public final class PacingStep
      * @return the decision for a {@link EventType#BID_REQUEST}; {@link Reason#NONE} for the rest
      */
     public static Reason apply(
-        final PacingShard shard, final EventType type, final long requestId, final long campaignId, final long cpmMicros,
-        final long epochMillis, final CampaignDefinition definition)
+        final PacingShard shard, final EventType type, final long requestId, final long campaignId,
+        final @CpmMicros long cpmMicros,
+        final @EpochMillis long epochMillis, final CampaignDefinition definition)
     {
         switch (type)
         {

@@ -2,6 +2,8 @@ package io.pacer.pipeline;
 
 import com.google.errorprone.annotations.Immutable;
 import io.pacer.model.PacingPolicy;
+import io.pacer.units.DurationMillis;
+import io.pacer.units.Units;
 
 /**
  * The pipeline's shape.
@@ -17,7 +19,8 @@ import io.pacer.model.PacingPolicy;
  */
 @Immutable
 public record PipelineConfig(
-    int shards, int ringSize, String waitStrategy, long tickIntervalMillis, PacingPolicy policy, long queueDeadlineNanos,
+    int shards, int ringSize, String waitStrategy, @DurationMillis long tickIntervalMillis, PacingPolicy policy,
+    long queueDeadlineNanos,
     ThreadingMode threading)
 {
     /** The threading mode tests run in: {@code -Dpacer.pipeline.threading=...}, shared by default. */
@@ -26,7 +29,7 @@ public record PipelineConfig(
 
     /** Without a queue deadline. */
     public PipelineConfig(
-        final int shards, final int ringSize, final String waitStrategy, final long tickIntervalMillis,
+        final int shards, final int ringSize, final String waitStrategy, final @DurationMillis long tickIntervalMillis,
         final PacingPolicy policy)
     {
         this(shards, ringSize, waitStrategy, tickIntervalMillis, policy, 0, TEST_THREADING);
@@ -69,6 +72,6 @@ public record PipelineConfig(
      */
     public static PipelineConfig forTests()
     {
-        return new PipelineConfig(2, 1024, "blocking", 10, PacingPolicy.DEFAULT);
+        return new PipelineConfig(2, 1024, "blocking", Units.durationMillis(10), PacingPolicy.DEFAULT);
     }
 }

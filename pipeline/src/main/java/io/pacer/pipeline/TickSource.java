@@ -1,5 +1,6 @@
 package io.pacer.pipeline;
 
+import io.pacer.units.DurationMillis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +19,12 @@ final class TickSource implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(TickSource.class);
 
     private final PacerPipeline pipeline;
-    private final long intervalMillis;
+    private final @DurationMillis long intervalMillis;
     private final DrainLoop drainLoop;
     private AutoCloseable schedule;
 
     /** @param drainLoop the shared pipeline's loop, or null for a thread of its own */
-    TickSource(final PacerPipeline pipeline, final long intervalMillis, final DrainLoop drainLoop)
+    TickSource(final PacerPipeline pipeline, final @DurationMillis long intervalMillis, final DrainLoop drainLoop)
     {
         this.pipeline = pipeline;
         this.intervalMillis = intervalMillis;

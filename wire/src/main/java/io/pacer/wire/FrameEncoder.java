@@ -1,5 +1,6 @@
 package io.pacer.wire;
 
+import io.pacer.units.CpmMicros;
 import io.pacer.wire.BidRequestEncoder;
 import io.pacer.wire.BidResponseEncoder;
 import io.pacer.wire.Decision;
@@ -35,7 +36,7 @@ public final class FrameEncoder
     /** @return bytes written */
     public int bidRequest(
         final MutableDirectBuffer buffer, final int offset, final long requestId, final long campaignId,
-        final long bidCpmMicros)
+        final @CpmMicros long bidCpmMicros)
     {
         Sofh.write(buffer, offset, BID_REQUEST_LENGTH);
         bidRequest.wrapAndApplyHeader(buffer, offset + Sofh.LENGTH, header)
@@ -60,7 +61,7 @@ public final class FrameEncoder
     /** @return bytes written */
     public int winNotice(
         final MutableDirectBuffer buffer, final int offset, final long requestId, final long campaignId,
-        final long priceCpmMicros)
+        final @CpmMicros long priceCpmMicros)
     {
         Sofh.write(buffer, offset, WIN_NOTICE_LENGTH);
         winNotice.wrapAndApplyHeader(buffer, offset + Sofh.LENGTH, header)

@@ -1,6 +1,6 @@
 package io.pacer.wire;
 
-import io.pacer.wire.ErrorCode;
+import io.pacer.units.CpmMicros;
 
 /**
  * Receives what {@link FrameParser} finds, one call per frame, with the fields already decoded
@@ -9,12 +9,12 @@ import io.pacer.wire.ErrorCode;
  */
 public interface FrameListener
 {
-    default void onBidRequest(long requestId, long campaignId, long bidCpmMicros)
+    default void onBidRequest(long requestId, long campaignId, @CpmMicros long bidCpmMicros)
     {
         onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.BidRequestDecoder.TEMPLATE_ID);
     }
 
-    default void onWinNotice(long requestId, long campaignId, long priceCpmMicros)
+    default void onWinNotice(long requestId, long campaignId, @CpmMicros long priceCpmMicros)
     {
         onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, io.pacer.wire.WinNoticeDecoder.TEMPLATE_ID);
     }

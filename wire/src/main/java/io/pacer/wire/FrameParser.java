@@ -1,5 +1,6 @@
 package io.pacer.wire;
 
+import io.pacer.units.Units;
 import io.pacer.wire.BidRequestDecoder;
 import io.pacer.wire.BidResponseDecoder;
 import io.pacer.wire.ErrorCode;
@@ -127,12 +128,14 @@ public final class FrameParser
             case BidRequestDecoder.TEMPLATE_ID ->
             {
                 bidRequest.wrap(buffer, blockOffset, blockLength, version);
-                listener.onBidRequest(bidRequest.requestId(), bidRequest.campaignId(), bidRequest.bidCpmMicros());
+                listener.onBidRequest(bidRequest.requestId(), bidRequest.campaignId(),
+                    Units.cpmMicros(bidRequest.bidCpmMicros()));
             }
             case WinNoticeDecoder.TEMPLATE_ID ->
             {
                 winNotice.wrap(buffer, blockOffset, blockLength, version);
-                listener.onWinNotice(winNotice.requestId(), winNotice.campaignId(), winNotice.priceCpmMicros());
+                listener.onWinNotice(winNotice.requestId(), winNotice.campaignId(),
+                    Units.cpmMicros(winNotice.priceCpmMicros()));
             }
             case LossNoticeDecoder.TEMPLATE_ID ->
             {

@@ -1,8 +1,9 @@
 package io.pacer.pipeline.journal;
 
-import io.pacer.pipeline.EventType;
-
 import io.pacer.model.PacingPolicy;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacerEvent;
+import io.pacer.units.Units;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,7 +144,8 @@ public final class JournalReader
                 throw new JournalCorruptException(file, 0, "segment shorter than its header");
             }
             final JournalHeader header = new JournalHeader(map.getInt(8),
-                new PacingPolicy(map.getLong(12), map.getLong(20), v1 ? 0 : map.getLong(28)));
+                new PacingPolicy(Units.durationMillis(map.getLong(12)), Units.durationMillis(map.getLong(20)),
+                    Units.durationMillis(v1 ? 0 : map.getLong(28))));
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
             {
@@ -256,7 +258,7 @@ public final class JournalReader
     private void decode(final ByteBuffer map, final int payload, final int length)
     {
         record.sequence = map.getLong(payload);
-        record.epochMillis = map.getLong(payload + 8);
+        record.epochMillis = Units.epochMillis(map.getLong(payload + 8));
         record.type = EventType.ofJournalCode(map.get(payload + 16));
         final int body = payload + JournalFormat.PAYLOAD_HEADER_LENGTH;
         record.definitionJson = null;
@@ -270,20 +272,20 @@ public final class JournalReader
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
-                record.cpmMicros = map.getLong(body + 16);
+                record.cpmMicros = Units.cpmMicros(map.getLong(body + 16));
                 record.reason = map.get(body + 24);
             }
             case WIN_NOTICE ->
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
-                record.cpmMicros = map.getLong(body + 16);
+                record.cpmMicros = Units.cpmMicros(map.getLong(body + 16));
             }
             case LOSS_NOTICE ->
             {
                 record.requestId = map.getLong(body);
                 record.campaignId = map.getLong(body + 8);
-                record.cpmMicros = 0;
+                record.cpmMicros = PacerEvent.NO_PRICE;
             }
             case CAMPAIGN_UPDATE ->
             {

@@ -1,16 +1,18 @@
 package io.pacer.pipeline.journal;
 
 import io.pacer.pipeline.EventType;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.EpochMillis;
 
 /** One record as read back: a flyweight the reader refills for each record. */
 public final class JournalRecord
 {
     long sequence;
-    long epochMillis;
+    @EpochMillis long epochMillis;
     EventType type;
     long requestId;
     long campaignId;
-    long cpmMicros;
+    @CpmMicros long cpmMicros;
     int reason;
     String definitionJson;
 
@@ -19,7 +21,7 @@ public final class JournalRecord
         return sequence;
     }
 
-    public long epochMillis()
+    public @EpochMillis long epochMillis()
     {
         return epochMillis;
     }
@@ -41,7 +43,7 @@ public final class JournalRecord
     }
 
     /** Bid or clearing price. */
-    public long cpmMicros()
+    public @CpmMicros long cpmMicros()
     {
         return cpmMicros;
     }

@@ -1,7 +1,10 @@
 package io.pacer.pipeline.journal;
 
-import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacerThreads;
+import io.pacer.units.CpmMicros;
+import io.pacer.units.DurationMillis;
+import io.pacer.units.EpochMillis;
 
 import io.pacer.model.PacingPolicy;
 
@@ -61,7 +64,7 @@ public final class JournalWriter implements AutoCloseable
 
     public JournalWriter(
         final Path dir, final long nextSequence, final int shards, final PacingPolicy policy, final long segmentBytes,
-        final FsyncPolicy fsync, final long fsyncIntervalMillis)
+        final FsyncPolicy fsync, final @DurationMillis long fsyncIntervalMillis)
     {
         this.dir = dir;
         this.nextSequence = nextSequence;
@@ -98,7 +101,8 @@ public final class JournalWriter implements AutoCloseable
         }
     }
 
-    public void bid(final long epochMillis, final long requestId, final long campaignId, final long bidCpmMicros,
+    public void bid(final @EpochMillis long epochMillis, final long requestId, final long campaignId,
+        final @CpmMicros long bidCpmMicros,
         final int reason)
     {
         final int start = begin(EventType.BID_REQUEST.journalCode(), epochMillis, 25);
@@ -106,8 +110,9 @@ public final class JournalWriter implements AutoCloseable
         end(start);
     }
 
-    public void notice(final boolean win, final long epochMillis, final long requestId, final long campaignId,
-        final long priceCpmMicros)
+    public void notice(final boolean win, final @EpochMillis long epochMillis, final long requestId,
+        final long campaignId,
+        final @CpmMicros long priceCpmMicros)
     {
         final int start = begin(win ? EventType.WIN_NOTICE.journalCode() : EventType.LOSS_NOTICE.journalCode(), epochMillis, win ? 24 : 16);
         buffer.putLong(requestId).putLong(campaignId);
@@ -118,7 +123,7 @@ public final class JournalWriter implements AutoCloseable
         end(start);
     }
 
-    public void define(final long epochMillis, final String definitionJson)
+    public void define(final @EpochMillis long epochMillis, final String definitionJson)
     {
         final byte[] json = definitionJson.getBytes(StandardCharsets.UTF_8);
         final int start = begin(EventType.CAMPAIGN_UPDATE.journalCode(), epochMillis, json.length);
@@ -126,12 +131,12 @@ public final class JournalWriter implements AutoCloseable
         end(start);
     }
 
-    public void tick(final long epochMillis)
+    public void tick(final @EpochMillis long epochMillis)
     {
         end(begin(EventType.TICK.journalCode(), epochMillis, 0));
     }
 
-    private int begin(final byte type, final long epochMillis, final int bodyLength)
+    private int begin(final byte type, final @EpochMillis long epochMillis, final int bodyLength)
     {
         if (buffer.remaining() < JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.PAYLOAD_HEADER_LENGTH + bodyLength)
         {

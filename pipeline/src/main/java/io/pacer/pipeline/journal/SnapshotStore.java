@@ -3,6 +3,7 @@ package io.pacer.pipeline.journal;
 import io.pacer.model.PacingPolicy;
 import io.pacer.model.PacingShard;
 import io.pacer.pipeline.SnapshotCommand;
+import io.pacer.units.Units;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,7 +134,9 @@ public final class SnapshotStore
                     continue;
                 }
                 final int fileShards = in.readInt();
-                final PacingPolicy filePolicy = new PacingPolicy(in.readLong(), in.readLong(), in.readLong());
+                final PacingPolicy filePolicy = new PacingPolicy(
+                    Units.durationMillis(in.readLong()), Units.durationMillis(in.readLong()),
+                        Units.durationMillis(in.readLong()));
                 if (fileShards != shards || !filePolicy.equals(policy))
                 {
                     LOG.warn("snapshot {} was taken with {} shard(s) and {}; ignoring it", file, fileShards, filePolicy);

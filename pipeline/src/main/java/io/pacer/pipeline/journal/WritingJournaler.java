@@ -32,7 +32,8 @@ public final class WritingJournaler implements Journaler
                 event.reason().value());
             case WIN_NOTICE -> writer.notice(true, event.epochMillis(), event.requestId(), event.campaignId(),
                 event.cpmMicros());
-            case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(), 0);
+            case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(),
+                PacerEvent.NO_PRICE);
             case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), CampaignJson.definition(event.definition()));
             case TICK, STATE_QUERY -> writer.tick(event.epochMillis());
             default ->
