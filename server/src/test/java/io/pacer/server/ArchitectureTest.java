@@ -103,7 +103,7 @@ class ArchitectureTest
     @Test
     void shouldCheckTheClassesOfEveryModule()
     {
-        for (final String name : new String[] {"io.pacer.wire.FrameParser", "io.pacer.model.PacingShard",
+        for (final String name : new String[] {"io.pacer.units.Units", "io.pacer.wire.FrameParser", "io.pacer.model.PacingShard",
             "io.pacer.pipeline.RingDrainer", "io.pacer.monitoring.PacerMetrics", "io.pacer.client.PacerClient",
             "io.pacer.loadtest.LoadGenerator", "io.pacer.server.PacerServer"})
         {
@@ -115,7 +115,7 @@ class ArchitectureTest
     @Test
     void shouldKeepTheModelFreeOfClocksRandomnessEnvironmentNettyAndTheDisruptor()
     {
-        pure("io.pacer.model..", "io.pacer.wire").check(PRODUCTION);
+        pure("io.pacer.model..", "io.pacer.wire", "io.pacer.units..").check(PRODUCTION);
     }
 
     static ArchRule clocksOnlyWhereDocumented(final String packages)
@@ -159,6 +159,7 @@ class ArchitectureTest
     void shouldLayerTheModulesOneWay()
     {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("Units").definedBy("io.pacer.units..")
             .layer("Wire").definedBy("io.pacer.wire..")
             .layer("Model").definedBy("io.pacer.model..")
             .layer("Pipeline").definedBy("io.pacer.pipeline..")
