@@ -30,7 +30,7 @@ public record PacingPolicy(@DurationMillis long reservationTtlMillis, @DurationM
         }
         if (replanIntervalMillis <= 0 || replanIntervalMillis > 3_600_000)
         {
-            throw new IllegalArgumentException("replanIntervalMillis must be in (0, 1h], was " + replanIntervalMillis);
+            throw new IllegalArgumentException("replanIntervalMillis must be > 0 and at most 1h, was " + replanIntervalMillis + " ms");
         }
         if (noticeDedupeWindowMillis != 0 && noticeDedupeWindowMillis < 2 * reservationTtlMillis)
         {

@@ -45,7 +45,14 @@ public record PipelineConfig(
         {
             throw new IllegalArgumentException("ringSize must be a power of two >= 2, was " + ringSize);
         }
-        WaitStrategies.fromName(waitStrategy);
+        try
+        {
+            WaitStrategies.fromName(waitStrategy);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("waitStrategy " + ex.getMessage(), ex);
+        }
         if (tickIntervalMillis <= 0)
         {
             throw new IllegalArgumentException("tickIntervalMillis must be > 0, was " + tickIntervalMillis);

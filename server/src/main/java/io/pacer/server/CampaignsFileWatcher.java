@@ -1,12 +1,12 @@
 package io.pacer.server;
 
-import io.pacer.pipeline.PacerThreads;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
+import io.pacer.pipeline.PacerThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

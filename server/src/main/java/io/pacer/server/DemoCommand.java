@@ -9,6 +9,7 @@ import io.pacer.loadtest.LoadReport;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
+import io.pacer.server.config.PacerConfig;
 import io.pacer.server.demo.SpendChart;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,8 +1,8 @@
 package io.pacer.server;
 
 import io.pacer.loadtest.LoadTestCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code bin/pacer}: one launcher, one subcommand per job. Exit codes: 0 success, 2 bad usage,

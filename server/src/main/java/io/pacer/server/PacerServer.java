@@ -1,27 +1,32 @@
 package io.pacer.server;
 
-import io.pacer.pipeline.PacerThreads;
+import io.netty.util.ResourceLeakDetector;
 import io.pacer.model.PacingShard;
+import io.pacer.monitoring.PacerMetrics;
 import io.pacer.pipeline.PacerPipeline;
+import io.pacer.pipeline.PacerThreads;
+import io.pacer.pipeline.Replier;
+import io.pacer.pipeline.SnapshotCommand;
 import io.pacer.pipeline.journal.JournalRecovery;
 import io.pacer.pipeline.journal.JournalWriter;
-import io.pacer.pipeline.journal.SnapshotStore;
-import io.pacer.pipeline.SnapshotCommand;
 import io.pacer.pipeline.journal.Journaler;
+import io.pacer.pipeline.journal.SnapshotStore;
 import io.pacer.pipeline.journal.WritingJournaler;
-import io.pacer.pipeline.Replier;
 import io.pacer.server.admin.AdminHandler;
 import io.pacer.server.admin.AdminServer;
 import io.pacer.server.admin.BearerTokenCheck;
 import io.pacer.server.admin.HealthState;
 import io.pacer.server.admin.MetricsEndpoint;
 import io.pacer.server.admin.PrometheusEndpoint;
-import io.pacer.monitoring.PacerMetrics;
-import io.pacer.wire.ErrorCode;
+import io.pacer.server.config.AdminConfig;
+import io.pacer.server.config.InvalidConfigException;
+import io.pacer.server.config.JournalConfig;
+import io.pacer.server.config.PacerConfig;
 import io.pacer.server.gateway.ConnectionEvent;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
-import io.netty.util.ResourceLeakDetector;
+import io.pacer.units.Units;
+import io.pacer.wire.ErrorCode;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
@@ -76,20 +81,20 @@ public final class PacerServer implements AutoCloseable
         }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
-        this.journal = config.journalEnabled() ? new JournalWriter(config.journalDir(), 0,
-            config.pipeline().shards(), config.pipeline().policy(), config.journalSegmentBytes(),
-            JournalWriter.FsyncPolicy.valueOf(config.journalFsync().toUpperCase(Locale.ROOT)),
-            config.journalFsyncInterval().toMillis()) : null;
-        this.gateway = new GatewayServer(config.gatewayIoThreads());
+        final JournalConfig journalConfig = config.journal();
+        this.journal = journalConfig.enabled() ? new JournalWriter(journalConfig.dir(), 0,
+            config.pipeline().shards(), config.pipeline().policy(), journalConfig.segmentBytes(), journalConfig.fsync(),
+            Units.durationMillis(journalConfig.fsyncInterval().toMillis())) : null;
+        this.gateway = new GatewayServer(config.gateway().ioThreads());
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
             metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(),
             journal == null ? Journaler.NONE : new WritingJournaler(journal), gateway.drainLoop());
-        this.auth = new BearerTokenCheck(config.adminToken());
+        this.auth = new BearerTokenCheck(config.admin().token());
         this.adminHandler = new AdminHandler(pipeline, auth, health,
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
-        this.watcher = config.campaignsFile() == null ? null :
-            new CampaignsFileWatcher(config.campaignsFile(), config.campaignsPollInterval(), pipeline,
-                journal == null ? null : config.journalDir().resolve("campaigns-file.applied.json"));
+        this.watcher = !config.campaigns().watched() ? null :
+            new CampaignsFileWatcher(config.campaigns().file(), config.campaigns().pollInterval(), pipeline,
+                journal == null ? null : journalConfig.dir().resolve("campaigns-file.applied.json"));
         if (metrics != null)
         {
             registerMetrics(metrics);
@@ -169,8 +174,9 @@ public final class PacerServer implements AutoCloseable
 
     private PacerServer startAll() throws InterruptedException
     {
-        adminAddress = admin.bind(config.adminHost(), config.adminPort(), adminHandler, config.adminMaxBodyBytes(),
-            config.adminTls());
+        final AdminConfig adminConfig = config.admin();
+        adminAddress = admin.bind(adminConfig.host(), adminConfig.port(), adminHandler, adminConfig.maxBodyBytes(),
+            ServerTls.context(adminConfig.tls()));
         if (journal != null)
         {
             recover();
@@ -181,10 +187,10 @@ public final class PacerServer implements AutoCloseable
             watcher.loadInitial();
             watcher.start();
         }
-        if (journal != null && !config.snapshotInterval().isZero())
+        if (journal != null && config.journal().snapshots())
         {
             snapshots = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-snapshots"));
-            final long every = config.snapshotInterval().toMillis();
+            final long every = config.journal().snapshotInterval().toMillis();
             snapshots.scheduleWithFixedDelay(() ->
             {
                 try
@@ -197,7 +203,7 @@ public final class PacerServer implements AutoCloseable
                 }
             }, every, every, TimeUnit.MILLISECONDS);
         }
-        gatewayAddress = gateway.bind(config.gatewayHost(), config.gatewayPort(), pipeline, config.gatewaySettings());
+        gatewayAddress = gateway.bind(config.gateway(), pipeline, ServerTls.context(config.gateway().tls()));
         health.up();
         return this;
     }
@@ -208,8 +214,8 @@ public final class PacerServer implements AutoCloseable
         final List<PacingShard> shards = pipeline.shardStates();
         try
         {
-            recovery = JournalRecovery.recover(config.journalDir(), shards, config.pipeline().policy(), journal,
-                config.journalTruncateCorrupt());
+            recovery = JournalRecovery.recover(config.journal().dir(), shards, config.pipeline().policy(), journal,
+                config.journal().truncateCorrupt());
         }
         catch (final JournalRecovery.ShapeMismatchException ex)
         {
@@ -236,12 +242,13 @@ public final class PacerServer implements AutoCloseable
         {
             throw new IllegalStateException("snapshot not taken", ex);
         }
-        final Path file = SnapshotStore.write(config.journalDir(), taken);
+        final Path dir = config.journal().dir();
+        final Path file = SnapshotStore.write(dir, taken);
         LOG.info("snapshot {} written (covers journal sequences below {})", file, taken.coveredSequence());
-        SnapshotStore.pruneSnapshots(config.journalDir());
-        if (!config.retainCoveredSegments())
+        SnapshotStore.pruneSnapshots(dir);
+        if (!config.journal().retainCovered())
         {
-            SnapshotStore.retire(config.journalDir(), taken.coveredSequence());
+            SnapshotStore.retire(dir, taken.coveredSequence());
         }
         return file;
     }

@@ -1,6 +1,8 @@
 package io.pacer.server;
 
 import io.pacer.model.InvalidDefinitionException;
+import io.pacer.server.config.InvalidConfigException;
+import io.pacer.server.config.PacerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
@@ -67,6 +69,13 @@ final class ServeCommand implements Callable<Integer>
             System.err.println("pacer: " + ex.getMessage());
             server.close();
             return 1;
+        }
+        catch (final InvalidConfigException ex)
+        {
+            // found only when starting: TLS files that make no usable context, a journal of another shape
+            System.err.println("pacer: invalid configuration: " + ex.getMessage());
+            server.close();
+            return 2;
         }
         catch (final RuntimeException ex)
         {

@@ -156,6 +156,15 @@ class ArchitectureTest
     }
 
     @Test
+    void shouldKeepTheConfigurationFreeOfNetty()
+    {
+        noClasses().that().resideInAPackage("io.pacer.server.config..")
+            .should().dependOnClassesThat().resideInAPackage("io.netty..")
+            .because("configuration holds values and files; the listeners build their Netty TLS contexts from them")
+            .check(PRODUCTION);
+    }
+
+    @Test
     void shouldLayerTheModulesOneWay()
     {
         layeredArchitecture().consideringOnlyDependenciesInLayers()

@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.pacer.server.config.PacerConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 

@@ -1,5 +1,7 @@
 package io.pacer.server;
 
+import io.pacer.server.config.InvalidConfigException;
+import io.pacer.server.config.PacerConfig;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.pacer.loadtest.LoadGenerator;
 import io.pacer.loadtest.LoadOptions;
@@ -100,8 +102,10 @@ class TlsIntegrationTest
     @Test
     void shouldRefuseToStartWithAKeyThatIsNotAKey()
     {
-        assertThatThrownBy(() -> PacerConfig.load(null, Map.of(
-            "pacer.admin.tls.cert-file", CERT.toString(), "pacer.admin.tls.key-file", CERT.toString())))
+        final PacerConfig config = PacerConfig.load(null, Map.of("pacer.gateway.port", 0, "pacer.admin.port", 0,
+            "pacer.journal.enabled", false, "pacer.campaigns.file", "",
+            "pacer.admin.tls.cert-file", CERT.toString(), "pacer.admin.tls.key-file", CERT.toString()));
+        assertThatThrownBy(() -> new PacerServer(config).start())
             .isInstanceOf(InvalidConfigException.class)
             .hasMessageContaining("pacer.admin.tls.cert-file");
     }

@@ -11,15 +11,16 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.pacer.wire.netty.FrameReader;
-import io.pacer.wire.FrameEncoder;
-import io.pacer.wire.FrameListener;
-import io.pacer.wire.FrameParser;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
+import io.pacer.server.config.GatewayConfig;
 import io.pacer.wire.ErrorCode;
+import io.pacer.wire.FrameEncoder;
+import io.pacer.wire.FrameListener;
+import io.pacer.wire.FrameParser;
 import io.pacer.wire.Reason;
+import io.pacer.wire.netty.FrameReader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
 
     private final PacerPipeline pipeline;
     private final GatewayStats stats;
-    private final GatewaySettings settings;
+    private final GatewayConfig settings;
     private final FrameReader reader;
     private final AnswerWriter answers;
 
@@ -83,7 +84,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     private ScheduledFuture<?> lingerTimer;
     private final HeldNotice heldNotice = new HeldNotice();
 
-    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewaySettings settings)
+    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings)
     {
         this.pipeline = pipeline;
         this.stats = stats;

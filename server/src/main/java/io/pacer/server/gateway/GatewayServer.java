@@ -5,18 +5,20 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SingleThreadEventLoop;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.pacer.wire.netty.Transport;
 import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
+import io.pacer.server.config.GatewayConfig;
+import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.net.InetSocketAddress;
@@ -55,16 +57,17 @@ public final class GatewayServer implements AutoCloseable
     }
 
     /**
-     * Binds and starts accepting, within {@code settings}' limits.
+     * Binds {@code settings}' host and port and starts accepting, within its limits.
      *
+     * @param tls the server TLS context, or null for plain TCP
      * @return the bound address (port 0 resolves here)
      */
-    public InetSocketAddress bind(
-        final String host, final int port, final PacerPipeline pipeline, final GatewaySettings settings)
+    public InetSocketAddress bind(final GatewayConfig settings, final PacerPipeline pipeline, final SslContext tls)
         throws InterruptedException
     {
-        final WriteBufferWaterMark waterMark = new WriteBufferWaterMark(
-            settings.writeHighWaterMark() / 2, settings.writeHighWaterMark());
+        // GatewayConfig bounds the mark to 64 MiB
+        final int highWaterMark = (int)settings.writeHighWaterMark();
+        final WriteBufferWaterMark waterMark = new WriteBufferWaterMark(highWaterMark / 2, highWaterMark);
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(bossGroup, ioGroup)
             .channel(Transport.serverChannel())
@@ -85,9 +88,9 @@ public final class GatewayServer implements AutoCloseable
                         return;
                     }
                     connections.add(ch);
-                    if (settings.tls() != null)
+                    if (tls != null)
                     {
-                        ch.pipeline().addLast("tls", settings.tls().newHandler(ch.alloc()));
+                        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                     }
                     if (!settings.idleTimeout().isZero())
                     {
@@ -97,10 +100,10 @@ public final class GatewayServer implements AutoCloseable
                     ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings));
                 }
             });
-        serverChannel = bootstrap.bind(host, port).sync().channel();
+        serverChannel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
         LOG.info("gateway listening on {}:{} ({} transport{})", address.getHostString(), address.getPort(),
-            Transport.name(), settings.tls() == null ? "" : ", TLS");
+            Transport.name(), tls == null ? "" : ", TLS");
         return address;
     }
 

@@ -1,5 +1,7 @@
 package io.pacer.server.gateway;
 
+import io.pacer.server.config.GatewayConfig;
+import io.pacer.server.config.TlsFiles;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -43,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayConnectionTest
 {
     private static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
-    private static final GatewaySettings SETTINGS =
-        new GatewaySettings(4096, 16, Duration.ZERO, 256 * 1024, 4 << 20, Duration.ofSeconds(10), null);
+    private static final GatewayConfig SETTINGS = new GatewayConfig("127.0.0.1", 0, 1, 4096, 16, Duration.ZERO, 256 * 1024,
+        4 << 20, Duration.ofSeconds(10), TlsFiles.none("pacer.gateway"));
 
     private final ManualDrainLoop loop = new ManualDrainLoop();
     private final CachedEpochClock clock = new CachedEpochClock();

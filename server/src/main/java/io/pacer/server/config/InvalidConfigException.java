@@ -1,4 +1,4 @@
-package io.pacer.server;
+package io.pacer.server.config;
 
 /** A configuration value is unusable; the message names the key. */
 public final class InvalidConfigException extends RuntimeException

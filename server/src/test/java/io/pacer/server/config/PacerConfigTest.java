@@ -1,4 +1,4 @@
-package io.pacer.server;
+package io.pacer.server.config;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,15 +15,18 @@ class PacerConfigTest
     void shouldLoadTheEmbeddedDefaults()
     {
         final PacerConfig config = PacerConfig.load(null);
-        assertThat(config.gatewayHost()).isEqualTo("127.0.0.1");
-        assertThat(config.gatewayPort()).isEqualTo(9400);
-        assertThat(config.adminPort()).isEqualTo(9401);
-        assertThat(config.maxFrameBytes()).isEqualTo(4096);
+        assertThat(config.gateway().host()).isEqualTo("127.0.0.1");
+        assertThat(config.gateway().port()).isEqualTo(9400);
+        assertThat(config.admin().port()).isEqualTo(9401);
+        assertThat(config.gateway().maxFrameBytes()).isEqualTo(4096);
         assertThat(config.pipeline().shards()).isEqualTo(1);
         assertThat(config.pipeline().waitStrategy()).isEqualTo("phased");
         assertThat(config.pipeline().policy().reservationTtlMillis()).isEqualTo(30_000);
-        assertThat(config.campaignsFile()).isEqualTo(config.home().resolve("conf/campaigns.json"));
-        assertThat(config.adminToken()).isEmpty();
+        assertThat(config.campaigns().file()).isEqualTo(config.home().resolve("conf/campaigns.json"));
+        assertThat(config.admin().token()).isEmpty();
+        assertThat(config.gateway().tls().enabled()).isFalse();
+        assertThat(config.journal().fsync()).isEqualTo(io.pacer.pipeline.journal.JournalWriter.FsyncPolicy.PERIODIC);
+        assertThat(config.journal().retainCovered()).isTrue();
     }
 
     @Test
@@ -32,7 +35,7 @@ class PacerConfigTest
         final Path file = Files.createTempFile("pacer", ".conf");
         Files.writeString(file, "pacer.gateway.port = 9500\npacer.pipeline.shards = 4\n");
         final PacerConfig config = PacerConfig.load(file, Map.of("pacer.pipeline.shards", 2));
-        assertThat(config.gatewayPort()).isEqualTo(9500);
+        assertThat(config.gateway().port()).isEqualTo(9500);
         assertThat(config.pipeline().shards()).isEqualTo(2);
         Files.delete(file);
     }
@@ -45,21 +48,29 @@ class PacerConfigTest
         assertInvalid(Map.of("pacer.pipeline.wait-strategy", "spinny"), "pacer.pipeline.wait-strategy: must be one of");
         assertInvalid(Map.of("pacer.gateway.port", 70_000), "pacer.gateway.port: must be between 0 and 65535");
         assertInvalid(Map.of("pacer.gateway.max-frame-bytes", 20), "pacer.gateway.max-frame-bytes");
-        assertInvalid(Map.of("pacer.pacing.reservation-ttl", "0s"), "pacer.pacing.reservation-ttl: must be positive");
-        assertInvalid(Map.of("pacer.pacing.replan-interval", "2h"), "pacer.pacing.replan-interval: must be at most 1h");
+        assertInvalid(Map.of("pacer.pacing.reservation-ttl", "0s"), "pacer.pacing.reservation-ttl: must be > 0");
+        assertInvalid(Map.of("pacer.pacing.replan-interval", "2h"), "pacer.pacing.replan-interval: must be > 0 and at most 1h");
         assertInvalid(Map.of("pacer.gateway.port", "ninety"), "pacer.gateway.port");
         assertInvalid(Map.of("pacer.pipeline.queue-deadline", "-1ms"), "pacer.pipeline.queue-deadline: must be >= 0");
         assertInvalid(Map.of("pacer.gateway.max-unwritten-bytes", "128KiB"),
             "pacer.gateway.max-unwritten-bytes: must exceed pacer.gateway.write-high-water-mark");
         assertInvalid(Map.of("pacer.gateway.write-high-water-mark", "lots"), "pacer.gateway.write-high-water-mark");
         assertInvalid(Map.of("pacer.gateway.tls.key-file", "/no/such/key.pem"), "pacer.gateway.tls.cert-file: must be set");
+        assertInvalid(Map.of("pacer.pacing.notice-dedupe-window", "30s"), "pacer.pacing.notice-dedupe-window: must be at least twice");
+        assertInvalid(Map.of("pacer.pipeline.threading", "many"), "pacer.pipeline.threading: must be one of");
+        assertInvalid(Map.of("pacer.pipeline.tick-interval", "0s"), "pacer.pipeline.tick-interval: must be > 0");
+        assertInvalid(Map.of("pacer.journal.fsync", "sometimes"), "pacer.journal.fsync: must be periodic, batch or never");
+        assertInvalid(Map.of("pacer.journal.retention", "forever"), "pacer.journal.retention: must be keep or delete-covered");
+        assertInvalid(Map.of("pacer.journal.segment-size", "1KiB"), "pacer.journal.segment-size: must be between");
+        assertInvalid(Map.of("pacer.campaigns.poll-interval", "0s"), "pacer.campaigns.poll-interval: must be positive");
+        assertInvalid(Map.of("pacer.shutdown.timeout", "0s"), "pacer.shutdown.timeout: must be positive");
     }
 
     @Test
     void shouldRefuseANonLoopbackAdminListenerWithoutAToken()
     {
         assertInvalid(Map.of("pacer.admin.host", "0.0.0.0"), "pacer.admin.token: must be set");
-        assertThat(PacerConfig.load(null, Map.of("pacer.admin.host", "0.0.0.0", "pacer.admin.token", "t")).adminHost())
+        assertThat(PacerConfig.load(null, Map.of("pacer.admin.host", "0.0.0.0", "pacer.admin.token", "t")).admin().host())
             .isEqualTo("0.0.0.0");
     }
 

@@ -1,0 +1,41 @@
+package io.pacer.server;
+
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.pacer.server.config.InvalidConfigException;
+import io.pacer.server.config.TlsFiles;
+import org.slf4j.LoggerFactory;
+
+/** Builds a listener's Netty TLS context from its configured files, at start-up. */
+final class ServerTls
+{
+    private ServerTls()
+    {
+    }
+
+    /**
+     * The server context for {@code files}, or null when TLS is off.
+     *
+     * @throws InvalidConfigException naming the key if the files do not make a usable context
+     */
+    static SslContext context(final TlsFiles files)
+    {
+        if (!files.enabled())
+        {
+            return null;
+        }
+        try
+        {
+            final SslContext context = SslContextBuilder.forServer(files.certFile().toFile(), files.keyFile().toFile()).build();
+            LoggerFactory.getLogger(ServerTls.class).info("{}: TLS with {} ({})", files.prefix(), files.certFile(),
+                OpenSsl.isAvailable() ? "BoringSSL through netty-tcnative" : "the JDK's TLS: netty-tcnative is not available here");
+            return context;
+        }
+        catch (final Exception | Error ex)
+        {
+            throw new InvalidConfigException(files.prefix() + ".tls.cert-file",
+                "with " + files.prefix() + ".tls.key-file, must be a PEM certificate chain and its PEM (PKCS#8) key: " + ex);
+        }
+    }
+}

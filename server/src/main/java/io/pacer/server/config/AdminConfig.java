@@ -1,0 +1,59 @@
+package io.pacer.server.config;
+
+import com.google.errorprone.annotations.Immutable;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The admin HTTP listener, {@code pacer.admin.*}, validated once, here: a listener reachable from
+ * other hosts must have a token.
+ *
+ * @param host         address to listen on
+ * @param port         TCP port; 0 picks a free one
+ * @param token        the bearer token every request must carry; empty: none (loopback only)
+ * @param maxBodyBytes largest request body accepted
+ * @param tls          server TLS files, or none for plain HTTP
+ */
+@Immutable
+public record AdminConfig(String host, int port, String token, int maxBodyBytes, TlsFiles tls)
+{
+    static final String PREFIX = "pacer.admin.";
+
+    public AdminConfig
+    {
+        Check.notBlank(PREFIX + "host", host);
+        Check.range(PREFIX + "port", port, 0, 65_535);
+        Check.range(PREFIX + "max-body-bytes", maxBodyBytes, 1024, 64 << 20);
+        if (token.isEmpty() && !isLoopback(host))
+        {
+            throw new InvalidConfigException(PREFIX + "token",
+                "must be set when " + PREFIX + "host (" + host + ") is not a loopback address");
+        }
+    }
+
+    static AdminConfig read(final ConfigReader in)
+    {
+        return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
+            in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"));
+    }
+
+    static boolean isLoopback(final String host)
+    {
+        try
+        {
+            for (final InetAddress address : InetAddress.getAllByName(host))
+            {
+                if (!address.isLoopbackAddress())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+        catch (final UnknownHostException ex)
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.pacer.server.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Reads typed values out of a resolved Typesafe {@link Config}: a value of the wrong type stops
+ * start-up with an {@link InvalidConfigException} naming its key. Ranges and relations between
+ * values are the section records' business, checked once in their constructors.
+ */
+final class ConfigReader
+{
+    private final Config config;
+    private final Path home;
+
+    ConfigReader(final Config config)
+    {
+        this.config = config;
+        this.home = Path.of(string("pacer.home")).toAbsolutePath().normalize();
+    }
+
+    /** {@code pacer.home}: where relative paths in the configuration start. */
+    Path home()
+    {
+        return home;
+    }
+
+    boolean has(final String key)
+    {
+        return config.hasPath(key);
+    }
+
+    String string(final String key)
+    {
+        try
+        {
+            return config.getString(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, ex.getMessage());
+        }
+    }
+
+    boolean bool(final String key)
+    {
+        try
+        {
+            return config.getBoolean(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be true or false: " + ex.getMessage());
+        }
+    }
+
+    int integer(final String key)
+    {
+        try
+        {
+            return config.getInt(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be an integer: " + ex.getMessage());
+        }
+    }
+
+    long bytes(final String key)
+    {
+        try
+        {
+            return config.getBytes(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be a size such as 256KiB: " + ex.getMessage());
+        }
+    }
+
+    Duration duration(final String key)
+    {
+        try
+        {
+            return config.getDuration(key);
+        }
+        catch (final ConfigException ex)
+        {
+            throw new InvalidConfigException(key, "must be a duration such as 0s, 500ms or 30s: " + ex.getMessage());
+        }
+    }
+
+    /** A path relative to {@code pacer.home}; empty gives null. */
+    Path path(final String key)
+    {
+        final String value = string(key);
+        return value.isBlank() ? null : home.resolve(value).normalize();
+    }
+
+    /** The key's string turned into a {@code T} by {@code parse}, whose IllegalArgumentException names what is accepted. */
+    <T> T parsed(final String key, final Function<String, T> parse)
+    {
+        try
+        {
+            return parse.apply(string(key));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidConfigException(key, ex.getMessage());
+        }
+    }
+
+    /** The listener's TLS files under {@code prefix}. */
+    TlsFiles tls(final String prefix)
+    {
+        return new TlsFiles(prefix, path(prefix + ".tls.cert-file"), path(prefix + ".tls.key-file"));
+    }
+}
