@@ -2,7 +2,6 @@ package io.pacer.model;
 
 import io.pacer.units.CpmMicros;
 import io.pacer.units.CurrencyNanos;
-import io.pacer.units.DurationMillis;
 import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
@@ -20,19 +19,14 @@ public final class CampaignBook
     /** {@link #bookWin}'s {@code reservedCostNanos} when no reservation matched the win. */
     public static final @CurrencyNanos long NO_RESERVATION = Units.currencyNanos(-1);
 
-    /** {@code nextReplanMillis} before the first plan, and after anything that invalidates the plan. */
-    private static final @EpochMillis long NOT_PLANNED = Units.MIN_INSTANT;
-
     private final PacingPolicy policy;
-    private final PacingLine lifetimeLine = new PacingLine();
-    private final PacingLine dailyLine = new PacingLine();
+    private final PacingPlan plan = new PacingPlan();
     private CampaignDefinition definition;
     private DayWindow day;
     private @CurrencyNanos long budgetNanos;
     private @CurrencyNanos long dailyBudgetNanos;
     private @EpochMillis long startMillis;
     private @EpochMillis long endMillis;
-    private @EpochMillis long nextReplanMillis;
 
     private @CurrencyNanos long spentNanos;
     private @CurrencyNanos long reservedNanos;
@@ -67,9 +61,7 @@ public final class CampaignBook
         dailyBudgetNanos = Money.microsToNanos(newDefinition.dailyBudgetMicros());
         startMillis = Units.epochMillis(newDefinition.start().toEpochMilli());
         endMillis = Units.epochMillis(newDefinition.end().toEpochMilli());
-        lifetimeLine.reset();
-        dailyLine.reset();
-        nextReplanMillis = NOT_PLANNED;
+        plan.reset();
     }
 
     /**
@@ -114,32 +106,7 @@ public final class CampaignBook
         {
             return Reason.BUDGET_EXHAUSTED;
         }
-        if (definition.pacing() == PacingMode.EVEN)
-        {
-            if (nowMillis >= nextReplanMillis)
-            {
-                replan(nowMillis, committedNanos, todayCommittedNanos);
-            }
-            if (lifetimeLine.isAhead(nowMillis, committedNanos) ||
-                (dailyCap && dailyLine.isAhead(nowMillis, todayCommittedNanos)))
-            {
-                return Reason.PACING;
-            }
-        }
-        return Reason.NONE;
-    }
-
-    private void replan(final @EpochMillis long nowMillis, final @CurrencyNanos long committedNanos,
-        final @CurrencyNanos long todayCommittedNanos)
-    {
-        lifetimeLine.replan(nowMillis, endMillis, committedNanos, budgetNanos);
-        if (dailyBudgetNanos > 0)
-        {
-            dailyLine.replan(nowMillis, Math.min(day.endMillis(), endMillis), todayCommittedNanos, dailyBudgetNanos);
-        }
-        final @DurationMillis long interval = policy.replanIntervalMillis();
-        final @DurationMillis long intoSlot = Math.floorMod(Units.between(startMillis, nowMillis), interval);
-        nextReplanMillis = Units.plus(nowMillis, interval - intoSlot);
+        return definition.pacing().rule().pace(this, nowMillis, committedNanos, todayCommittedNanos);
     }
 
     private void rollDay(final @EpochMillis long nowMillis)
@@ -147,8 +114,7 @@ public final class CampaignBook
         if (day.moveTo(nowMillis))
         {
             todaySpentNanos = Units.ZERO_NANOS;
-            dailyLine.reset();
-            nextReplanMillis = NOT_PLANNED;
+            plan.dayRolled();
         }
     }
 
@@ -201,21 +167,20 @@ public final class CampaignBook
     void write(final java.io.DataOutput out) throws java.io.IOException
     {
         out.writeUTF(CampaignJson.definition(definition));
-        for (final long v : new long[] {nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
+        for (final long v : new long[] {plan.nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
             losses, lateWins, expiredReservations, openReservations})
         {
             out.writeLong(v);
         }
         day.write(out);
-        lifetimeLine.write(out);
-        dailyLine.write(out);
+        plan.writeLines(out);
     }
 
     /** Reads what {@link #write} wrote. */
     static CampaignBook read(final java.io.DataInput in, final PacingPolicy policy) throws java.io.IOException
     {
         final CampaignBook book = new CampaignBook(CampaignDefinitionParser.parseJson(in.readUTF()), policy);
-        book.nextReplanMillis = Units.epochMillis(in.readLong());
+        book.plan.nextReplanMillis = Units.epochMillis(in.readLong());
         book.spentNanos = Units.currencyNanos(in.readLong());
         book.reservedNanos = Units.currencyNanos(in.readLong());
         book.todaySpentNanos = Units.currencyNanos(in.readLong());
@@ -227,9 +192,43 @@ public final class CampaignBook
         book.expiredReservations = in.readLong();
         book.openReservations = in.readLong();
         book.day.read(in);
-        book.lifetimeLine.read(in);
-        book.dailyLine.read(in);
+        book.plan.readLines(in);
         return book;
+    }
+
+    PacingPlan plan()
+    {
+        return plan;
+    }
+
+    PacingPolicy policy()
+    {
+        return policy;
+    }
+
+    DayWindow day()
+    {
+        return day;
+    }
+
+    @CurrencyNanos long budgetNanos()
+    {
+        return budgetNanos;
+    }
+
+    @CurrencyNanos long dailyBudgetNanos()
+    {
+        return dailyBudgetNanos;
+    }
+
+    @EpochMillis long startMillis()
+    {
+        return startMillis;
+    }
+
+    @EpochMillis long endMillis()
+    {
+        return endMillis;
     }
 
     public @CurrencyNanos long spentNanos()
@@ -246,9 +245,8 @@ public final class CampaignBook
     public CampaignSnapshot snapshot(final @EpochMillis long nowMillis)
     {
         final boolean sameDay = nowMillis >= day.startMillis() && nowMillis < day.endMillis();
-        final @CurrencyNanos long planned = definition.pacing() == PacingMode.EVEN && nowMillis >= startMillis &&
-            nowMillis < endMillis && nextReplanMillis != NOT_PLANNED
-            ? lifetimeLine.plannedNanos(nowMillis) : CampaignSnapshot.NO_PLAN;
+        final @CurrencyNanos long planned = nowMillis >= startMillis && nowMillis < endMillis ?
+            definition.pacing().rule().plannedNanos(this, nowMillis) : CampaignSnapshot.NO_PLAN;
         return new CampaignSnapshot(
             definition,
             spentNanos,

@@ -4,8 +4,15 @@ import com.google.errorprone.annotations.Immutable;
 import io.pacer.units.DurationMillis;
 import io.pacer.units.Units;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * The tunable parameters of pacing, shared by every shard.
+ * The tunable parameters of pacing, shared by every shard. The journal and snapshots record them
+ * by name ({@link #tunables()}), so a new tunable is a new component here, a name in
+ * {@link #TUNABLE_NAMES} and a default for files written before it existed
+ * ({@link #fromTunables}), with no change to any file format.
  *
  * @param reservationTtlMillis      how long a BID's reservation waits for its win or loss notice
  * @param replanIntervalMillis      how often an EVEN campaign's plan is re-drawn from what it has
@@ -44,5 +51,51 @@ public record PacingPolicy(@DurationMillis long reservationTtlMillis, @DurationM
         final @DurationMillis long replanIntervalMillis)
     {
         this(reservationTtlMillis, replanIntervalMillis, 2 * reservationTtlMillis);
+    }
+
+    /** The names under which the tunables are recorded, in recording order. */
+    public static final List<String> TUNABLE_NAMES =
+        List.of("reservation-ttl-ms", "replan-interval-ms", "notice-dedupe-window-ms");
+
+    /** Every tunable by name, in {@link #TUNABLE_NAMES} order. */
+    public Map<String, Long> tunables()
+    {
+        final Map<String, Long> tunables = new LinkedHashMap<>();
+        tunables.put("reservation-ttl-ms", reservationTtlMillis);
+        tunables.put("replan-interval-ms", replanIntervalMillis);
+        tunables.put("notice-dedupe-window-ms", noticeDedupeWindowMillis);
+        return tunables;
+    }
+
+    /**
+     * The policy recorded as {@code tunables}. A tunable missing from an older file takes the value
+     * that reproduces that file's decisions (no dedupe window: 0); one this version does not know
+     * cannot be reproduced, and is refused.
+     *
+     * @throws IllegalArgumentException naming an unknown or missing tunable
+     */
+    public static PacingPolicy fromTunables(final Map<String, Long> tunables)
+    {
+        for (final String name : tunables.keySet())
+        {
+            if (!TUNABLE_NAMES.contains(name))
+            {
+                throw new IllegalArgumentException("unknown pacing tunable \"" + name + "\" (written by a newer pacer?)");
+            }
+        }
+        return new PacingPolicy(
+            Units.durationMillis(required(tunables, "reservation-ttl-ms")),
+            Units.durationMillis(required(tunables, "replan-interval-ms")),
+            Units.durationMillis(tunables.getOrDefault("notice-dedupe-window-ms", 0L)));
+    }
+
+    private static long required(final Map<String, Long> tunables, final String name)
+    {
+        final Long value = tunables.get(name);
+        if (value == null)
+        {
+            throw new IllegalArgumentException("pacing tunable \"" + name + "\" is missing");
+        }
+        return value;
     }
 }

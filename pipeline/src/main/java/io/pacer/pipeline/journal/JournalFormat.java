@@ -1,5 +1,7 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.PacingPolicy;
+
 import java.nio.ByteOrder;
 
 /**
@@ -7,9 +9,11 @@ import java.nio.ByteOrder;
  *
  * <pre>
  * segment file  journal-&lt;first journal sequence, 20 digits&gt;.log
- *   header      magic "PCRJ" (int) | version (int) | shards (int) | reservation TTL ms (long)
- *               | replan interval ms (long) | notice dedupe window ms (long)  = 36 bytes
- *               (version 1, without the window: 28 bytes, replayed with no dedupe window)
+ *   header      magic "PCRJ" (int) | version (int) | shards (int) | pacing tunables by name
+ *               (count (int), then per tunable: name length (unsigned short) | name (UTF-8) | value (long);
+ *               see TunablesCodec): a new tunable needs no new version
+ *               (version 2: the three tunables of its day as fixed longs, 36 bytes; version 1: without
+ *               the dedupe window, 28 bytes, replayed with no window)
  *   records     length (int, payload bytes) | CRC32C of payload (int) | payload
  * payload       journal sequence (long) | epoch millis (long) | type (byte) | body
  *   BID         requestId | campaignId | bidCpmMicros (longs) | decided reason (byte)
@@ -26,8 +30,12 @@ public final class JournalFormat
 {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     public static final int MAGIC = 0x4A524350; // "PCRJ" little-endian
-    public static final int VERSION = 2;
-    public static final int HEADER_LENGTH = 36;
+    public static final int VERSION = 3;
+    /** Where version 3's tunables start. */
+    public static final int TUNABLES_OFFSET = 12;
+    /** Segments whose header holds the tunables as three fixed longs. */
+    public static final int VERSION_2 = 2;
+    public static final int VERSION_2_HEADER_LENGTH = 36;
     /** Segments written before the notice dedupe window: a 28-byte header, read as a window of 0. */
     public static final int VERSION_1 = 1;
     public static final int VERSION_1_HEADER_LENGTH = 28;
@@ -35,6 +43,12 @@ public final class JournalFormat
     public static final int PAYLOAD_HEADER_LENGTH = 17;
     /** Largest payload a record may have (a campaign definition's JSON is well under this). */
     public static final int MAX_PAYLOAD = 64 * 1024;
+
+    /** The length of a current segment header recording {@code policy}. */
+    public static int headerLength(final PacingPolicy policy)
+    {
+        return TUNABLES_OFFSET + TunablesCodec.encode(policy).length;
+    }
 
     private JournalFormat()
     {

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -101,6 +102,33 @@ public final class JournalReader
         }
     }
 
+    /**
+     * The pacing policy a segment's header records, read from {@code header} (positioned past it
+     * on return).
+     *
+     * @throws IllegalArgumentException if the header is cut short (with the underflow as cause), or
+     *                                  records a tunable this version does not know
+     */
+    private static PacingPolicy headerPolicy(final int version, final ByteBuffer header)
+    {
+        header.position(JournalFormat.TUNABLES_OFFSET);
+        if (version == JournalFormat.VERSION)
+        {
+            return TunablesCodec.decode(header);
+        }
+        final int length = version == JournalFormat.VERSION_1 ?
+            JournalFormat.VERSION_1_HEADER_LENGTH : JournalFormat.VERSION_2_HEADER_LENGTH;
+        if (header.limit() < length)
+        {
+            throw new IllegalArgumentException("segment shorter than its header", new BufferUnderflowException());
+        }
+        final PacingPolicy policy = new PacingPolicy(Units.durationMillis(header.getLong()),
+            Units.durationMillis(header.getLong()),
+            Units.durationMillis(version == JournalFormat.VERSION_1 ? 0 : header.getLong()));
+        header.position(length);
+        return policy;
+    }
+
     /** The first sequence of a segment, from its name. */
     public static long firstSequence(final Path segment)
     {
@@ -127,25 +155,28 @@ public final class JournalReader
             final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
             map.order(JournalFormat.ORDER);
             final int version = map.getInt(4);
-            if (map.getInt(0) != JournalFormat.MAGIC ||
-                (version != JournalFormat.VERSION && version != JournalFormat.VERSION_1))
+            if (map.getInt(0) != JournalFormat.MAGIC || version < JournalFormat.VERSION_1 || version > JournalFormat.VERSION)
             {
-                throw new JournalCorruptException(file, 0, "not a version-1 or version-2 pacer journal segment");
+                throw new JournalCorruptException(file, 0, "not a pacer journal segment of version 1 to " +
+                    JournalFormat.VERSION);
             }
-            final boolean v1 = version == JournalFormat.VERSION_1;
-            int position = v1 ? JournalFormat.VERSION_1_HEADER_LENGTH : JournalFormat.HEADER_LENGTH;
-            if (size < position)
+            final ByteBuffer headerView = map.duplicate().order(JournalFormat.ORDER);
+            final PacingPolicy policy;
+            try
             {
-                if (last)
+                policy = headerPolicy(version, headerView);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                if (last && ex.getCause() instanceof BufferUnderflowException)
                 {
                     torn(file, 0, "segment shorter than its header", channel, truncate, true);
                     return;
                 }
-                throw new JournalCorruptException(file, 0, "segment shorter than its header");
+                throw new JournalCorruptException(file, 0, "header: " + ex.getMessage());
             }
-            final JournalHeader header = new JournalHeader(map.getInt(8),
-                new PacingPolicy(Units.durationMillis(map.getLong(12)), Units.durationMillis(map.getLong(20)),
-                    Units.durationMillis(v1 ? 0 : map.getLong(28))));
+            int position = headerView.position();
+            final JournalHeader header = new JournalHeader(map.getInt(8), policy);
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
             {

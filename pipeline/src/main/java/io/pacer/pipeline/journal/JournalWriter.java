@@ -218,15 +218,15 @@ public final class JournalWriter implements AutoCloseable
         final long first = buffer.getLong(JournalFormat.RECORD_HEADER_LENGTH);
         final Path file = dir.resolve(JournalFormat.segmentName(first));
         channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        final ByteBuffer header = ByteBuffer.allocate(JournalFormat.HEADER_LENGTH).order(JournalFormat.ORDER)
-            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(shards)
-            .putLong(policy.reservationTtlMillis()).putLong(policy.replanIntervalMillis())
-            .putLong(policy.noticeDedupeWindowMillis()).flip();
+        final byte[] tunables = TunablesCodec.encode(policy);
+        final ByteBuffer header = ByteBuffer.allocate(JournalFormat.TUNABLES_OFFSET + tunables.length)
+            .order(JournalFormat.ORDER)
+            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(shards).put(tunables).flip();
+        segmentPosition = header.remaining();
         while (header.hasRemaining())
         {
             channel.write(header);
         }
-        segmentPosition = JournalFormat.HEADER_LENGTH;
         forceDirectory();
     }
 

@@ -32,8 +32,9 @@ public final class SnapshotStore
 {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final int MAGIC = 0x53524350; // "PCRS" little-endian
-    /** 2: the pacing policy has its notice dedupe window, and shard states hold the settled notices. */
-    private static final int VERSION = 2;
+    /** 3: the pacing tunables by name ({@link TunablesCodec}). 2 (still read): three fixed longs. */
+    private static final int VERSION = 3;
+    private static final int VERSION_2 = 2;
 
     /** A snapshot read back. */
     public record Loaded(Path file, long coveredSequence, byte[][] shardStates)
@@ -54,9 +55,9 @@ public final class SnapshotStore
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             out.writeInt(snapshot.shards());
-            out.writeLong(snapshot.policy().reservationTtlMillis());
-            out.writeLong(snapshot.policy().replanIntervalMillis());
-            out.writeLong(snapshot.policy().noticeDedupeWindowMillis());
+            final byte[] tunables = TunablesCodec.encode(snapshot.policy());
+            out.writeInt(tunables.length);
+            out.write(tunables);
             out.writeLong(snapshot.coveredSequence());
             for (int i = 0; i < snapshot.shards(); i++)
             {
@@ -113,6 +114,13 @@ public final class SnapshotStore
         }
     }
 
+
+    private static PacingPolicy readTunables(final DataInputStream in) throws IOException
+    {
+        final byte[] tunables = new byte[in.readInt()];
+        in.readFully(tunables);
+        return TunablesCodec.decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+    }
     /**
      * The newest snapshot that is whole (CRC) and was taken with these shards and pacing
      * parameters; older or damaged ones are skipped with a warning. Null if there is none.
@@ -127,16 +135,18 @@ public final class SnapshotStore
                 final CRC32C crc = new CRC32C();
                 crc.update(all, 0, all.length - 4);
                 final DataInputStream in = new DataInputStream(new ByteArrayInputStream(all));
+                final int version;
                 if (all.length < 48 || (int)crc.getValue() != ByteBuffer.wrap(all, all.length - 4, 4).getInt() ||
-                    in.readInt() != MAGIC || in.readInt() != VERSION)
+                    in.readInt() != MAGIC || ((version = in.readInt()) != VERSION && version != VERSION_2))
                 {
                     LOG.warn("snapshot {} is damaged; trying an older one", file);
                     continue;
                 }
                 final int fileShards = in.readInt();
-                final PacingPolicy filePolicy = new PacingPolicy(
-                    Units.durationMillis(in.readLong()), Units.durationMillis(in.readLong()),
-                        Units.durationMillis(in.readLong()));
+                final PacingPolicy filePolicy = version == VERSION_2 ?
+                    new PacingPolicy(Units.durationMillis(in.readLong()), Units.durationMillis(in.readLong()),
+                        Units.durationMillis(in.readLong())) :
+                    readTunables(in);
                 if (fileShards != shards || !filePolicy.equals(policy))
                 {
                     LOG.warn("snapshot {} was taken with {} shard(s) and {}; ignoring it", file, fileShards, filePolicy);

@@ -115,7 +115,7 @@ class JournalTest
         }
         final Path segment = JournalReader.segments(dir).get(0);
         // the second record starts after the header and the 50-byte first record (8 + 17 + 25)
-        final long secondRecord = JournalFormat.HEADER_LENGTH + 50;
+        final long secondRecord = JournalFormat.headerLength(PacingPolicy.DEFAULT) + 50L;
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
         {
             file.seek(secondRecord + 20);
