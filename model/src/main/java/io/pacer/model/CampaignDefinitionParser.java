@@ -142,6 +142,11 @@ public final class CampaignDefinitionParser
         }
     }
 
+    static JsonNode readStrict(final String text)
+    {
+        return read(STRICT, text);
+    }
+
     private static JsonNode read(final ObjectMapper mapper, final String text)
     {
         try

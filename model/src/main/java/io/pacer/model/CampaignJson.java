@@ -44,6 +44,51 @@ public final class CampaignJson
         return write(array);
     }
 
+    /**
+     * One page of {@code GET /campaigns}: {@code {"campaigns": [...], "next": ID or null}}, where
+     * {@code next} is the {@code after} of the following page.
+     *
+     * @param hasNext whether more campaigns follow the last one of {@code page}
+     */
+    public static String page(final List<CampaignSnapshot> page, final boolean hasNext)
+    {
+        final ObjectNode root = MAPPER.createObjectNode();
+        final ArrayNode array = root.putArray("campaigns");
+        page.forEach(s -> array.add(stateNode(s)));
+        if (hasNext && !page.isEmpty())
+        {
+            root.put("next", new BigInteger(Long.toUnsignedString(page.get(page.size() - 1).definition().id())));
+        }
+        else
+        {
+            root.putNull("next");
+        }
+        return write(root);
+    }
+
+    /** A bulk update refused, every rejected item named: nothing of it was applied. */
+    public static String batchErrors(final CampaignBatch batch)
+    {
+        final int total = batch.definitions().size() + batch.errors().size();
+        final ObjectNode root = MAPPER.createObjectNode()
+            .put("error", batch.errors().size() + " of " + total + " campaign(s) rejected; nothing applied");
+        final ArrayNode errors = root.putArray("errors");
+        for (final CampaignBatch.ItemError e : batch.errors())
+        {
+            final ObjectNode item = errors.addObject().put("item", e.item());
+            if (e.id() == null)
+            {
+                item.putNull("id");
+            }
+            else
+            {
+                item.put("id", e.id());
+            }
+            item.put("field", e.field()).put("error", e.problem());
+        }
+        return write(root);
+    }
+
     /** {@code {"error": message}}. */
     public static String error(final String message)
     {

@@ -24,6 +24,9 @@ public final class PacingShard
     private final SettledNotices settled;
     private final ShardCounters counters = new ShardCounters();
     private @EpochMillis long nowMillis = Units.MIN_INSTANT;
+    /** Campaign ids in unsigned order (sign bit flipped, so a signed sort orders them), rebuilt when stale. */
+    private long[] orderedKeys = new long[0];
+    private boolean orderStale;
 
     public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
     {
@@ -160,6 +163,7 @@ public final class PacingShard
         {
             campaign = new CampaignBook(definition, policy);
             campaigns.put(definition.id(), campaign);
+            orderStale = true;
         }
         else
         {
@@ -233,6 +237,49 @@ public final class PacingShard
         into.subList(from, into.size()).sort(BY_ID);
     }
 
+    /**
+     * Adds to {@code into} the states of up to {@code limit} campaigns matching {@code filter}, in
+     * unsigned id order, starting after {@code afterId} (or from the first with {@code fromStart}).
+     * Costs a binary search and the page, plus one sort of the ids after campaigns were added.
+     */
+    public void page(final boolean fromStart, final long afterId, final int limit, final CampaignFilter filter,
+        final List<CampaignSnapshot> into)
+    {
+        final long[] keys = orderedKeys();
+        int i = 0;
+        if (!fromStart)
+        {
+            final int found = java.util.Arrays.binarySearch(keys, afterId ^ Long.MIN_VALUE);
+            i = found >= 0 ? found + 1 : -found - 1;
+        }
+        for (int added = 0; i < keys.length && added < limit; i++)
+        {
+            final CampaignBook campaign = campaigns.get(keys[i] ^ Long.MIN_VALUE);
+            if (filter.matches(campaign.definition()))
+            {
+                into.add(campaign.snapshot(nowMillis));
+                added++;
+            }
+        }
+    }
+
+    private long[] orderedKeys()
+    {
+        if (orderStale || orderedKeys.length != campaigns.size())
+        {
+            final long[] keys = new long[campaigns.size()];
+            int n = 0;
+            for (final Long2ObjectHashMap<CampaignBook>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
+            {
+                keys[n++] = it.nextLong() ^ Long.MIN_VALUE;
+            }
+            java.util.Arrays.sort(keys);
+            orderedKeys = keys;
+            orderStale = false;
+        }
+        return orderedKeys;
+    }
+
     /** Orders snapshots by unsigned campaign id. */
     public static final Comparator<CampaignSnapshot> BY_ID =
         (a, b) -> Long.compareUnsigned(a.definition().id(), b.definition().id());
@@ -246,15 +293,8 @@ public final class PacingShard
     {
         out.writeLong(nowMillis);
         counters.write(out);
-        // unsigned id order: flipping the sign bit makes a signed sort an unsigned one
-        final long[] ids = new long[campaigns.size()];
-        int n = 0;
-        for (final Long2ObjectHashMap<CampaignBook>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
-        {
-            ids[n++] = it.nextLong() ^ Long.MIN_VALUE;
-        }
-        java.util.Arrays.sort(ids);
-        out.writeInt(n);
+        final long[] ids = orderedKeys();
+        out.writeInt(ids.length);
         for (final long id : ids)
         {
             campaigns.get(id ^ Long.MIN_VALUE).write(out);
@@ -278,6 +318,7 @@ public final class PacingShard
             final CampaignBook book = CampaignBook.read(in, policy);
             campaigns.put(book.definition().id(), book);
         }
+        orderStale = true;
         reservations.read(in, campaigns);
         settled.read(in);
     }

@@ -1,6 +1,7 @@
 package io.pacer.pipeline;
 
 import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignFilter;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 
@@ -9,7 +10,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * An admin request that travels through the ring: an update, or a read of one campaign or all.
+ * An admin request that travels through the ring: an update, a batch of updates, or a read of
+ * one campaign, of all, or of one page.
  * Each shard writes only its own result slot; the {@link Replier}, which runs after every shard,
  * completes the future with the merged result, ordered by campaign id. Completion happens on
  * the replier thread: continue elsewhere with the {@code ...Async} methods.
@@ -20,16 +22,25 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     private final CampaignDefinition definition;
     private final long campaignId;
     private final boolean allCampaigns;
+    private final List<CampaignDefinition> definitions;
+    private final Page page;
     private final List<CampaignSnapshot>[] perShard;
+
+    /** A page of campaigns: after which id (unless from the start), how many, which. */
+    record Page(boolean fromStart, long afterId, int limit, CampaignFilter filter)
+    {
+    }
 
     private AdminCommand(
         final EventType type, final CampaignDefinition definition, final long campaignId, final boolean allCampaigns,
-        final int shards)
+        final List<CampaignDefinition> definitions, final Page page, final int shards)
     {
         this.type = type;
         this.definition = definition;
         this.campaignId = campaignId;
         this.allCampaigns = allCampaigns;
+        this.definitions = definitions;
+        this.page = page;
         @SuppressWarnings("unchecked")
         final List<CampaignSnapshot>[] slots = new List[shards];
         this.perShard = slots;
@@ -38,19 +49,53 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     /** Create or replace {@code definition}; completes with the campaign's new state. */
     public static AdminCommand update(final CampaignDefinition definition, final int shards)
     {
-        return new AdminCommand(EventType.CAMPAIGN_UPDATE, definition, definition.id(), false, shards);
+        return new AdminCommand(EventType.CAMPAIGN_UPDATE, definition, definition.id(), false, null, null, shards);
     }
 
     /** Read one campaign; completes with its state, or an empty list if it is unknown. */
     public static AdminCommand query(final long campaignId, final int shards)
     {
-        return new AdminCommand(EventType.STATE_QUERY, null, campaignId, false, shards);
+        return new AdminCommand(EventType.STATE_QUERY, null, campaignId, false, null, null, shards);
     }
 
     /** Read every campaign; completes with their states ordered by id. */
     public static AdminCommand queryAll(final int shards)
     {
-        return new AdminCommand(EventType.STATE_QUERY, null, 0, true, shards);
+        return new AdminCommand(EventType.STATE_QUERY, null, 0, true, null, null, shards);
+    }
+
+    /**
+     * Read one page: up to {@code limit} campaigns matching {@code filter} with ids above
+     * {@code afterId} (unsigned), or from the first when {@code fromStart}. Completes with up to
+     * {@code limit + 1} states per shard, ordered by id: the first {@code limit} are the page, and
+     * one more means there is a next page.
+     */
+    public static AdminCommand queryPage(
+        final boolean fromStart, final long afterId, final int limit, final CampaignFilter filter, final int shards)
+    {
+        return new AdminCommand(EventType.STATE_QUERY, null, 0, false, null,
+            new Page(fromStart, afterId, limit, filter), shards);
+    }
+
+    /**
+     * Create or replace every one of {@code definitions} (distinct ids), in order, as one event:
+     * no bid sees some of them applied and others not. Journaled as one update record each.
+     * Completes with an empty list once all are applied.
+     */
+    public static AdminCommand updateAll(final List<CampaignDefinition> definitions, final int shards)
+    {
+        return new AdminCommand(EventType.CAMPAIGN_BATCH, null, 0, false, List.copyOf(definitions), null, shards);
+    }
+
+    /** The definitions of a {@link EventType#CAMPAIGN_BATCH}, else null. */
+    public List<CampaignDefinition> definitions()
+    {
+        return definitions;
+    }
+
+    Page page()
+    {
+        return page;
     }
 
     EventType type()

@@ -15,6 +15,12 @@ public enum EventType
     LOSS_NOTICE(3),
     /** Create or replace a campaign (admin PUT or campaigns-file change). */
     CAMPAIGN_UPDATE(4),
+    /**
+     * Create or replace several campaigns at one ring position (bulk admin PUT); each shard applies
+     * its own, in order. Journaled as one {@link #CAMPAIGN_UPDATE} record per campaign, which replay
+     * applies in the same order.
+     */
+    CAMPAIGN_BATCH(0),
     /** Time passes: expires reservations. Published periodically by the {@link TickSource}. */
     TICK(5),
     /** Read campaign state consistently, in ring order (admin GET); advances time, so journaled as a TICK. */
@@ -46,7 +52,7 @@ public enum EventType
     /** Whether every shard applies it (time), rather than the one owning its campaign. */
     public boolean broadcast()
     {
-        return this == TICK || this == STATE_QUERY || this == SNAPSHOT;
+        return this == TICK || this == STATE_QUERY || this == SNAPSHOT || this == CAMPAIGN_BATCH;
     }
 
     /** The type a journal record's byte stands for, or null for an unknown byte. */

@@ -6,6 +6,8 @@ import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
+import java.util.List;
+
 /**
  * One ring slot, preallocated and reused. Producers fill the input fields and publish; the
  * owning shard writes {@link #reason}; the replier answers and clears the references.
@@ -148,6 +150,12 @@ public final class PacerEvent
     public Reason reason()
     {
         return reason;
+    }
+
+    /** The definitions of a {@link EventType#CAMPAIGN_BATCH}, else null. */
+    public List<CampaignDefinition> definitions()
+    {
+        return command == null ? null : command.definitions();
     }
 
     /** The definition of a {@link EventType#CAMPAIGN_UPDATE}, else null. */

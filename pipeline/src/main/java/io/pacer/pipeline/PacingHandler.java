@@ -1,6 +1,7 @@
 package io.pacer.pipeline;
 
 import com.lmax.disruptor.EventHandler;
+import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardCounters;
@@ -136,6 +137,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
                 apply(event);
                 event.command.shardResult(shardIndex, List.of(shard.snapshot(event.campaignId)));
             }
+            case CAMPAIGN_BATCH -> applyBatch(event);
             case STATE_QUERY ->
             {
                 apply(event);
@@ -156,9 +158,31 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             event.definition());
     }
 
+    private void applyBatch(final PacerEvent event)
+    {
+        final List<CampaignDefinition> definitions = event.command.definitions();
+        for (int i = 0, size = definitions.size(); i < size; i++)
+        {
+            final CampaignDefinition definition = definitions.get(i);
+            if (router.shardOf(definition.id()) == shardIndex)
+            {
+                PacingStep.apply(shard, EventType.CAMPAIGN_UPDATE, 0, definition.id(), PacerEvent.NO_PRICE,
+                    event.epochMillis, definition);
+            }
+        }
+        event.command.shardResult(shardIndex, List.of());
+    }
+
     private void query(final PacerEvent event)
     {
-        if (event.command.allCampaigns())
+        final AdminCommand.Page page = event.command.page();
+        if (page != null)
+        {
+            final List<CampaignSnapshot> some = new ArrayList<>(Math.min(page.limit() + 1, shard.campaignCount()));
+            shard.page(page.fromStart(), page.afterId(), page.limit() + 1, page.filter(), some);
+            event.command.shardResult(shardIndex, some);
+        }
+        else if (event.command.allCampaigns())
         {
             final List<CampaignSnapshot> all = new ArrayList<>(shard.campaignCount());
             shard.snapshots(all);

@@ -49,7 +49,8 @@ public final class PacingStep
                 shard.tick(epochMillis);
                 return Reason.NONE;
             default:
-                // END_OF_STREAM, SNAPSHOT: not inputs to pacing
+                // END_OF_STREAM, SNAPSHOT: not inputs to pacing; CAMPAIGN_BATCH: its handler applies each
+                // definition as a CAMPAIGN_UPDATE, as replay does with the records it is journaled as
                 return Reason.NONE;
         }
     }

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Live handling and replay take one dispatch step ({@link PacingStep}): journaling what replay
- * re-decides gives, byte for byte, the journal the live pipeline wrote for the same seeded input.
+ * re-decides gives, byte for byte, the journal the live pipeline wrote for the same seeded input,
+ * bulk updates (one ring event, one journal record per campaign) included.
  */
 class LiveAndReplayJournalTest
 {
@@ -108,12 +109,20 @@ class LiveAndReplayJournalTest
                     Thread.onSpinWait();
                 }
                 pipeline.wake();
-                switch (random.nextInt(6))
+                switch (random.nextInt(8))
                 {
                     case 0 -> pipeline.publishNotice(true, random.nextInt(i + 1), campaignId, random.nextLong(1_000));
                     case 1 -> pipeline.publishNotice(false, random.nextInt(i + 1), campaignId, 0);
                     case 2 -> pipeline.publishTick();
                     case 3 -> pipeline.submit(AdminCommand.query(campaignId, SHARDS));
+                    case 4 ->
+                    {
+                        // a bulk update of two campaigns, one ring event journaled as two update records
+                        final long first = random.nextLong(8);
+                        final List<CampaignDefinition> batch = List.of(campaign(first, 20 + random.nextLong(80)),
+                            campaign((first + 1) % 8, 20 + random.nextLong(80)));
+                        pipeline.submit(AdminCommand.updateAll(batch, SHARDS));
+                    }
                     default ->
                     {
                         // a bid alone
@@ -127,6 +136,12 @@ class LiveAndReplayJournalTest
         {
             pipeline.close();
         }
+    }
+
+    private static CampaignDefinition campaign(final long id, final long budgetMicros)
+    {
+        return new CampaignDefinition(id, budgetMicros, 0, T0, T0.plusSeconds(3_600), ZoneId.of("UTC"), 0,
+            id % 2 == 0 ? PacingMode.ASAP : PacingMode.EVEN, CampaignStatus.ACTIVE);
     }
 
     private static JournalWriter writer(final Path dir)

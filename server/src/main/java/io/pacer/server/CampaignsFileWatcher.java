@@ -36,6 +36,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CampaignsFileWatcher implements AutoCloseable
 {
+    /**
+     * Changes per ring event: a file change is published as batches of this many updates, each one
+     * ordered event (and one journal record per campaign), not one event per campaign.
+     */
+    static final int BATCH = 10_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(CampaignsFileWatcher.class);
 
     private final Path file;
@@ -215,11 +221,12 @@ public final class CampaignsFileWatcher implements AutoCloseable
                 changes.add(d.withStatus(CampaignStatus.PAUSED));
             }
         });
-        final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size());
-        for (final CampaignDefinition change : changes)
+        final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size() / BATCH + 1);
+        for (int from = 0; from < changes.size(); from += BATCH)
         {
-            pending.add(pipeline.submit(AdminCommand.update(change, pipeline.shardCount())));
-            applied.put(change.id(), change);
+            final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
+            pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
+            batch.forEach(change -> applied.put(change.id(), change));
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         saveAppliedCopy(content);

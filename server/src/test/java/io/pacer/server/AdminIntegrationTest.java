@@ -42,7 +42,7 @@ class AdminIntegrationTest
         final HttpResponse<String> all = pacer.get("/campaigns");
         assertThat(all.statusCode()).isEqualTo(200);
         assertThat(all.headers().firstValue("content-type")).hasValue("application/json");
-        assertThat(all.body()).startsWith("[{\"id\":7,").contains("{\"id\":42,");
+        assertThat(all.body()).startsWith("{\"campaigns\":[{\"id\":7,").contains("{\"id\":42,").endsWith("],\"next\":null}");
     }
 
     @Test

@@ -62,7 +62,7 @@ class CampaignsFileWatcherIntegrationTest
     {
         try (TestPacer pacer = TestPacer.start(Map.of("pacer.campaigns.file", "later.json")))
         {
-            assertThat(pacer.get("/campaigns").body()).isEqualTo("[]");
+            assertThat(pacer.get("/campaigns").body()).isEqualTo("{\"campaigns\":[],\"next\":null}");
             TestPacer.writeCampaigns(pacer.home.resolve("later.json"), asap(9, 1_000));
             TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/9").statusCode() == 200);
         }

@@ -1,5 +1,6 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignJson;
 import io.pacer.pipeline.PacerEvent;
 import org.slf4j.Logger;
@@ -35,6 +36,13 @@ public final class WritingJournaler implements Journaler
             case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(),
                 PacerEvent.NO_PRICE);
             case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), CampaignJson.definition(event.definition()));
+            case CAMPAIGN_BATCH ->
+            {
+                for (final CampaignDefinition definition : event.definitions())
+                {
+                    writer.define(event.epochMillis(), CampaignJson.definition(definition));
+                }
+            }
             case TICK, STATE_QUERY -> writer.tick(event.epochMillis());
             default ->
             {

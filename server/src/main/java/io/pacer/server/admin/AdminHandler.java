@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.pacer.model.CampaignBatch;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.CampaignJson;
@@ -89,9 +90,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             }
             else if ("/campaigns".equals(path) || "/campaigns/".equals(path))
             {
-                requireMethod(method, HttpMethod.GET);
-                reply(ctx, keepAlive, submit(ctx, AdminCommand.queryAll(pipeline.shardCount())),
-                    all -> ok(CampaignJson.states(all)));
+                campaigns(ctx, request, keepAlive);
             }
             else if (path.startsWith("/campaigns/"))
             {
@@ -110,6 +109,58 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
     }
 
+    /** {@code GET /campaigns}: one page; {@code PUT /campaigns}: a bulk update, applied whole or not at all. */
+    private void campaigns(final ChannelHandlerContext ctx, final FullHttpRequest request, final boolean keepAlive)
+    {
+        if (HttpMethod.GET.equals(request.method()))
+        {
+            final PageRequest page = PageRequest.parse(new QueryStringDecoder(request.uri()).parameters());
+            reply(ctx, keepAlive,
+                submit(ctx, AdminCommand.queryPage(page.fromStart(), page.afterId(), page.limit(), page.filter(),
+                    pipeline.shardCount())),
+                found -> ok(CampaignJson.page(found.subList(0, Math.min(page.limit(), found.size())),
+                    found.size() > page.limit())));
+        }
+        else if (HttpMethod.PUT.equals(request.method()))
+        {
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            final CampaignBatch batch;
+            try
+            {
+                batch = CampaignBatch.parse(request.content().toString(StandardCharsets.UTF_8));
+            }
+            catch (final InvalidDefinitionException ex)
+            {
+                throw new HttpProblem(HttpResponseStatus.BAD_REQUEST, ex.getMessage());
+            }
+            if (!batch.errors().isEmpty())
+            {
+                send(ctx, keepAlive, HttpResponseStatus.BAD_REQUEST, JSON, CampaignJson.batchErrors(batch));
+                return;
+            }
+            requireJournal();
+            LOG.info("admin PUT of {} campaign(s) from {}", batch.definitions().size(), ctx.channel().remoteAddress());
+            final int applied = batch.definitions().size();
+            reply(ctx, keepAlive, submit(ctx, AdminCommand.updateAll(batch.definitions(), pipeline.shardCount())),
+                none -> ok("{\"applied\":" + applied + "}"));
+        }
+        else
+        {
+            throw new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, request.method() + " not allowed here")
+                .header("Allow", "GET, PUT");
+        }
+    }
+
+    private void requireJournal()
+    {
+        if (pipeline.journalFailed())
+        {
+            // it could only be applied in memory, and the restart the failure needs would lose it
+            throw new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                "not applied: the journal has failed and could not record it; restart the pacer first");
+        }
+    }
+
     private void campaign(
         final ChannelHandlerContext ctx, final FullHttpRequest request, final boolean keepAlive, final String idText)
     {
@@ -124,12 +175,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         {
             auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
             final CampaignDefinition definition = parseDefinition(request, id);
-            if (pipeline.journalFailed())
-            {
-                // it could only be applied in memory, and the restart the failure needs would lose it
-                throw new HttpProblem(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    "not applied: the journal has failed and could not record it; restart the pacer first");
-            }
+            requireJournal();
             LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());
             reply(ctx, keepAlive, submit(ctx, AdminCommand.update(definition, pipeline.shardCount())),
                 state -> ok(CampaignJson.state(state.get(0))));
