@@ -19,7 +19,6 @@ import io.pacer.model.CampaignBatch;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.CampaignJson;
-import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
@@ -27,10 +26,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The admin API (docs/operations.md). Reads and writes go through the ring as ordered events, so a
@@ -41,18 +36,18 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
 {
     private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
     private static final String JSON = "application/json";
-    private static final long RING_TIMEOUT_SECONDS = 10;
 
     private final PacerPipeline pipeline;
+    private final RingRequests requests;
     private final BearerTokenCheck auth;
     private final HealthState health;
-    private final AtomicLong ringWaits = new AtomicLong();
     private final MetricsEndpoint metrics;
 
     public AdminHandler(
         final PacerPipeline pipeline, final BearerTokenCheck auth, final HealthState health, final MetricsEndpoint metrics)
     {
         this.pipeline = pipeline;
+        this.requests = new RingRequests(pipeline);
         this.auth = auth;
         this.health = health;
         this.metrics = metrics;
@@ -115,10 +110,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         if (HttpMethod.GET.equals(request.method()))
         {
             final PageRequest page = PageRequest.parse(new QueryStringDecoder(request.uri()).parameters());
-            reply(ctx, keepAlive,
-                submit(ctx, AdminCommand.queryPage(page.fromStart(), page.afterId(), page.limit(), page.filter(),
+            RingRequests.reply(ctx, keepAlive,
+                requests.submit(ctx, AdminCommand.queryPage(page.fromStart(), page.afterId(), page.limit(), page.filter(),
                     pipeline.shardCount())),
-                found -> ok(CampaignJson.page(found.subList(0, Math.min(page.limit(), found.size())),
+                found -> RingRequests.ok(CampaignJson.page(found.subList(0, Math.min(page.limit(), found.size())),
                     found.size() > page.limit())));
         }
         else if (HttpMethod.PUT.equals(request.method()))
@@ -141,8 +136,9 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             requireJournal();
             LOG.info("admin PUT of {} campaign(s) from {}", batch.definitions().size(), ctx.channel().remoteAddress());
             final int applied = batch.definitions().size();
-            reply(ctx, keepAlive, submit(ctx, AdminCommand.updateAll(batch.definitions(), pipeline.shardCount())),
-                none -> ok("{\"applied\":" + applied + "}"));
+            RingRequests.reply(ctx, keepAlive,
+                requests.submit(ctx, AdminCommand.updateAll(batch.definitions(), pipeline.shardCount())),
+                none -> RingRequests.ok("{\"applied\":" + applied + "}"));
         }
         else
         {
@@ -167,9 +163,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         final long id = parseId(idText);
         if (HttpMethod.GET.equals(request.method()))
         {
-            reply(ctx, keepAlive, submit(ctx, AdminCommand.query(id, pipeline.shardCount())), found -> found.isEmpty() ?
-                new Answer(HttpResponseStatus.NOT_FOUND, CampaignJson.error("no campaign " + idText)) :
-                ok(CampaignJson.state(found.get(0))));
+            RingRequests.reply(ctx, keepAlive, requests.submit(ctx, AdminCommand.query(id, pipeline.shardCount())),
+                found -> found.isEmpty() ?
+                new RingRequests.Answer(HttpResponseStatus.NOT_FOUND, CampaignJson.error("no campaign " + idText)) :
+                RingRequests.ok(CampaignJson.state(found.get(0))));
         }
         else if (HttpMethod.PUT.equals(request.method()))
         {
@@ -177,14 +174,20 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             final CampaignDefinition definition = parseDefinition(request, id);
             requireJournal();
             LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());
-            reply(ctx, keepAlive, submit(ctx, AdminCommand.update(definition, pipeline.shardCount())),
-                state -> ok(CampaignJson.state(state.get(0))));
+            RingRequests.reply(ctx, keepAlive, requests.submit(ctx, AdminCommand.update(definition, pipeline.shardCount())),
+                state -> RingRequests.ok(CampaignJson.state(state.get(0))));
         }
         else
         {
             throw new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, request.method() + " not allowed here")
                 .header("Allow", "GET, PUT");
         }
+    }
+
+    /** Commands that found the ring full and were retried. */
+    public long ringWaits()
+    {
+        return requests.ringWaits();
     }
 
     private static CampaignDefinition parseDefinition(final FullHttpRequest request, final long pathId)
@@ -226,82 +229,6 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             throw new HttpProblem(HttpResponseStatus.METHOD_NOT_ALLOWED, actual + " not allowed here")
                 .header("Allow", allowed.name());
         }
-    }
-
-    private record Answer(HttpResponseStatus status, String body)
-    {
-    }
-
-    private static Answer ok(final String body)
-    {
-        return new Answer(HttpResponseStatus.OK, body);
-    }
-
-    private interface Render
-    {
-        Answer render(List<CampaignSnapshot> result);
-    }
-
-    /**
-     * Publishes the command without ever blocking this event loop: if the ring is full, the
-     * connection stops being read and the command is retried every millisecond, for at most half
-     * the reply timeout; then it fails, not applied.
-     */
-    private AdminCommand submit(final ChannelHandlerContext ctx, final AdminCommand command)
-    {
-        if (!pipeline.trySubmit(command))
-        {
-            ringWaits.incrementAndGet();
-            ctx.channel().config().setAutoRead(false);
-            retrySubmit(ctx, command, System.nanoTime() + TimeUnit.SECONDS.toNanos(RING_TIMEOUT_SECONDS) / 2);
-        }
-        return command;
-    }
-
-    /** Commands that found the ring full and were retried. */
-    public long ringWaits()
-    {
-        return ringWaits.get();
-    }
-
-    private void retrySubmit(final ChannelHandlerContext ctx, final AdminCommand command, final long deadlineNanos)
-    {
-        ctx.executor().schedule(() ->
-        {
-            if (pipeline.trySubmit(command))
-            {
-                ctx.channel().config().setAutoRead(true);
-            }
-            else if (System.nanoTime() - deadlineNanos > 0)
-            {
-                ctx.channel().config().setAutoRead(true);
-                command.completeExceptionally(new IllegalStateException("the pipeline stayed full; try again"));
-            }
-            else
-            {
-                retrySubmit(ctx, command, deadlineNanos);
-            }
-        }, 1, TimeUnit.MILLISECONDS);
-    }
-
-    private static void reply(
-        final ChannelHandlerContext ctx, final boolean keepAlive, final CompletableFuture<List<CampaignSnapshot>> result,
-        final Render render)
-    {
-        result.orTimeout(RING_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenCompleteAsync((value, failure) ->
-        {
-            if (failure != null)
-            {
-                LOG.warn("admin request failed", failure);
-                send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
-                    CampaignJson.error("not applied: " + failure));
-            }
-            else
-            {
-                final Answer answer = render.render(value);
-                send(ctx, keepAlive, answer.status(), JSON, answer.body());
-            }
-        }, ctx.executor());
     }
 
     static FullHttpResponse response(final HttpResponseStatus status, final String contentType, final String body)
