@@ -2,17 +2,8 @@ package io.pacer.model;
 
 import org.junit.jupiter.api.Test;
 
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.ToolProvider;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -103,26 +94,7 @@ class UnitsCheckTest
     /** The compiler's errors for this source, each as "[check] message"; empty when it compiles. */
     private static List<String> compile(final String className, final String code) throws Exception
     {
-        final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        final DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        final JavaFileObject source = new SimpleJavaFileObject(
-            URI.create("string:///planted/" + className + ".java"), JavaFileObject.Kind.SOURCE)
-        {
-            @Override
-            public CharSequence getCharContent(final boolean ignoreEncodingErrors)
-            {
-                return code;
-            }
-        };
-        final Path out = Files.createTempDirectory("planted");
-        final String classpath = System.getProperty("java.class.path");
-        final List<String> options = List.of(
-            "-processor", "org.checkerframework.checker.units.UnitsChecker", "-Aunits=" + UNITS, "-Astubs=" + STUBS,
-            "-classpath", classpath, "-processorpath", classpath, "-d", out.toString());
-        javac.getTask(null, null, diagnostics, options, null, List.of(source)).call();
-        return diagnostics.getDiagnostics().stream()
-            .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
-            .map(d -> d.getMessage(Locale.ROOT))
-            .toList();
+        return PlantedSource.compileErrors(className, code, List.of("-processor", "org.checkerframework.checker.units.UnitsChecker", "-Aunits=" + UNITS,
+            "-Astubs=" + STUBS));
     }
 }
