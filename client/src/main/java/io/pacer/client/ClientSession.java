@@ -23,6 +23,10 @@ import java.nio.ByteBuffer;
  * (other than OVERLOADED, which a full ring may answer before reading on): the pacer reads a
  * connection in order and answers a bid only after journaling what came before it. When no bid
  * follows, a probe (a bid of 0, answered INVALID_REQUEST, reserving nothing) asks.
+ *
+ * <p>Over 300 lines because one connection's protocol state (in-flight bids, unacknowledged
+ * notices, probes, reconnects) is touched only by its transport thread and is kept in one place for
+ * that reason; {@link InFlightTable} already holds the bid table.
  */
 final class ClientSession implements FrameListener
 {

@@ -15,6 +15,11 @@ import java.util.List;
  * budgets and plans, and the open reservations. One thread drives it with events in ring order;
  * it reads no clock (time is the events' timestamps, never running backwards) and iterates
  * nothing in hash order, so the same events always give the same answers.
+ *
+ * <p>Over 300 lines because it is the whole of a shard's rules, one method per input (bid, win, loss,
+ * define, tick), plus its snapshot and page reads; the data structures live in {@link
+ * ReservationBook}, {@link SettledNotices} and {@code CampaignOrder}, the per-campaign money in
+ * {@link CampaignBook}.
  */
 public final class PacingShard
 {
@@ -24,9 +29,7 @@ public final class PacingShard
     private final SettledNotices settled;
     private final ShardCounters counters = new ShardCounters();
     private @EpochMillis long nowMillis = Units.MIN_INSTANT;
-    /** Campaign ids in unsigned order (sign bit flipped, so a signed sort orders them), rebuilt when stale. */
-    private long[] orderedKeys = new long[0];
-    private boolean orderStale;
+    private final CampaignOrder order = new CampaignOrder();
 
     public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
     {
@@ -163,7 +166,7 @@ public final class PacingShard
         {
             campaign = new CampaignBook(definition, policy);
             campaigns.put(definition.id(), campaign);
-            orderStale = true;
+            order.added();
         }
         else
         {
@@ -245,39 +248,16 @@ public final class PacingShard
     public void page(final boolean fromStart, final long afterId, final int limit, final CampaignFilter filter,
         final List<CampaignSnapshot> into)
     {
-        final long[] keys = orderedKeys();
-        int i = 0;
-        if (!fromStart)
+        final long[] keys = order.keys(campaigns);
+        for (int i = fromStart ? 0 : CampaignOrder.after(keys, afterId), added = 0; i < keys.length && added < limit; i++)
         {
-            final int found = java.util.Arrays.binarySearch(keys, afterId ^ Long.MIN_VALUE);
-            i = found >= 0 ? found + 1 : -found - 1;
-        }
-        for (int added = 0; i < keys.length && added < limit; i++)
-        {
-            final CampaignBook campaign = campaigns.get(keys[i] ^ Long.MIN_VALUE);
+            final CampaignBook campaign = campaigns.get(CampaignOrder.id(keys[i]));
             if (filter.matches(campaign.definition()))
             {
                 into.add(campaign.snapshot(nowMillis));
                 added++;
             }
         }
-    }
-
-    private long[] orderedKeys()
-    {
-        if (orderStale || orderedKeys.length != campaigns.size())
-        {
-            final long[] keys = new long[campaigns.size()];
-            int n = 0;
-            for (final Long2ObjectHashMap<CampaignBook>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
-            {
-                keys[n++] = it.nextLong() ^ Long.MIN_VALUE;
-            }
-            java.util.Arrays.sort(keys);
-            orderedKeys = keys;
-            orderStale = false;
-        }
-        return orderedKeys;
     }
 
     /** Orders snapshots by unsigned campaign id. */
@@ -293,11 +273,11 @@ public final class PacingShard
     {
         out.writeLong(nowMillis);
         counters.write(out);
-        final long[] ids = orderedKeys();
-        out.writeInt(ids.length);
-        for (final long id : ids)
+        final long[] keys = order.keys(campaigns);
+        out.writeInt(keys.length);
+        for (final long key : keys)
         {
-            campaigns.get(id ^ Long.MIN_VALUE).write(out);
+            campaigns.get(CampaignOrder.id(key)).write(out);
         }
         reservations.write(out);
         settled.write(out);
@@ -318,7 +298,7 @@ public final class PacingShard
             final CampaignBook book = CampaignBook.read(in, policy);
             campaigns.put(book.definition().id(), book);
         }
-        orderStale = true;
+        order.added();
         reservations.read(in, campaigns);
         settled.read(in);
     }

@@ -28,6 +28,10 @@ import java.io.IOException;
  * notices a second over a minute's window is gigabytes.
  *
  * <p>Time only moves forward (shard time), so the ring is an exact expiry queue.
+ *
+ * <p>Over 300 lines because an open-addressed index, its incremental growth and its snapshot form have
+ * to agree with each other byte for byte; splitting them would spread one invariant over several
+ * files.
  */
 public final class SettledNotices
 {

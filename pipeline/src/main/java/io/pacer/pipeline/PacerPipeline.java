@@ -38,6 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * Both see the same events in the same order and make the same decisions.
  * <p>
  * Every event is stamped with the ingress time by its producer; shards read no clock.
+ *
+ * <p>Over 300 lines because it is the one place that wires the ring in both threading modes (the
+ * composition root of the pipeline, in the way Aeron's {@code MediaDriver} is); still to do (issue
+ * #13): its publish methods share one claim/fill/publish primitive.
  */
 public final class PacerPipeline implements AutoCloseable
 {

@@ -1,0 +1,53 @@
+package io.pacer.model;
+
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.util.Arrays;
+
+/**
+ * A shard's campaign ids in unsigned order, for pages and snapshots: kept as a sorted array of the
+ * ids with their sign bit flipped (so that a signed sort orders them unsigned), and sorted again
+ * only when campaigns were added since. Never iterates the map's hash order into output.
+ */
+final class CampaignOrder
+{
+    private long[] keys = new long[0];
+    private boolean stale;
+
+    /** A campaign was added: sort again before the next use. */
+    void added()
+    {
+        stale = true;
+    }
+
+    /** The ids of {@code campaigns}, sign bit flipped, ascending; do not modify. */
+    long[] keys(final Long2ObjectHashMap<?> campaigns)
+    {
+        if (stale || keys.length != campaigns.size())
+        {
+            final long[] sorted = new long[campaigns.size()];
+            int n = 0;
+            for (final Long2ObjectHashMap<?>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
+            {
+                sorted[n++] = it.nextLong() ^ Long.MIN_VALUE;
+            }
+            Arrays.sort(sorted);
+            keys = sorted;
+            stale = false;
+        }
+        return keys;
+    }
+
+    /** Where a page after {@code afterId} starts in {@code keys}. */
+    static int after(final long[] keys, final long afterId)
+    {
+        final int found = Arrays.binarySearch(keys, afterId ^ Long.MIN_VALUE);
+        return found >= 0 ? found + 1 : -found - 1;
+    }
+
+    /** The campaign id a key stands for. */
+    static long id(final long key)
+    {
+        return key ^ Long.MIN_VALUE;
+    }
+}
