@@ -18,7 +18,8 @@ import java.io.IOException;
  * bit; and one time mark per distinct settle millisecond says where each millisecond's notices
  * begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus 16 bytes a millisecond. No
  * object is made per notice, and the structures only grow (doubling) when the window holds more
- * notices than ever before.
+ * notices than ever before. The ring and the index are kept in chunks of 1 Mi entries, so that
+ * no allocation is large (a single array of hundreds of MB is zeroed without a safepoint poll).
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
  * notices already held move over two at a time with each notice settled after, oldest first,
@@ -46,21 +47,24 @@ public final class SettledNotices
     private static final int MAX_CAPACITY = 1 << 30;
     private static final int WON_BIT = Integer.MIN_VALUE;
     private static final int SLOT_BITS = Integer.MAX_VALUE;
+    private static final int CHUNK_BITS = 20;
+    private static final int CHUNK = 1 << CHUNK_BITS;
+    private static final int CHUNK_MASK = CHUNK - 1;
 
     private final @DurationMillis long windowMillis;
-    private long[] requestIds;
-    private long[] campaignIds;
+    private long[][] requestIds;
+    private long[][] campaignIds;
     private int mask;
     private long head;
     private long tail;
 
-    private int[] index;
+    private int[][] index;
 
     /** While growing: the structures before the doubling, holding the sequences [migrated, oldEnd). */
-    private long[] oldRequestIds;
-    private long[] oldCampaignIds;
+    private long[][] oldRequestIds;
+    private long[][] oldCampaignIds;
     private int oldMask;
-    private int[] oldIndex;
+    private int[][] oldIndex;
     private long migrated;
     private long oldEnd;
 
@@ -91,10 +95,10 @@ public final class SettledNotices
         {
             return NONE;
         }
-        int found = index[find(requestId, campaignId)];
+        int found = get(index, find(requestId, campaignId));
         if (found == 0 && oldIndex != null)
         {
-            found = oldIndex[findOld(requestId, campaignId)];
+            found = get(oldIndex, findOld(requestId, campaignId));
         }
         return found == 0 ? NONE : found < 0 ? WON : LOST;
     }
@@ -111,35 +115,35 @@ public final class SettledNotices
             return;
         }
         int at = find(requestId, campaignId);
-        if (index[at] != 0)
+        if (get(index, at) != 0)
         {
             if (won)
             {
-                index[at] |= WON_BIT;
+                set(index, at, get(index, at) | WON_BIT);
             }
             return;
         }
         if (oldIndex != null)
         {
             final int old = findOld(requestId, campaignId);
-            if (oldIndex[old] != 0)
+            if (get(oldIndex, old) != 0)
             {
                 if (won)
                 {
-                    oldIndex[old] |= WON_BIT;
+                    set(oldIndex, old, get(oldIndex, old) | WON_BIT);
                 }
                 return;
             }
         }
-        if (tail - head == requestIds.length)
+        if (tail - head == mask + 1L)
         {
             grow();
             at = find(requestId, campaignId);
         }
         final int slot = (int)(tail & mask);
-        requestIds[slot] = requestId;
-        campaignIds[slot] = campaignId;
-        index[at] = (slot + 1) | (won ? WON_BIT : 0);
+        set(requestIds, slot, requestId);
+        set(campaignIds, slot, campaignId);
+        set(index, at, (slot + 1) | (won ? WON_BIT : 0));
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
             if (markTail - markHead == markMillis.length)
@@ -168,12 +172,12 @@ public final class SettledNotices
                 if (isOld(head))
                 {
                     final int slot = (int)(head & oldMask);
-                    removeOld(findOld(oldRequestIds[slot], oldCampaignIds[slot]));
+                    removeOld(findOld(get(oldRequestIds, slot), get(oldCampaignIds, slot)));
                 }
                 else
                 {
                     final int slot = (int)(head & mask);
-                    remove(find(requestIds[slot], campaignIds[slot]));
+                    remove(find(get(requestIds, slot), get(campaignIds, slot)));
                 }
                 head++;
             }
@@ -198,8 +202,8 @@ public final class SettledNotices
     /** Bytes held by the structures (they keep their peak size). */
     public long footprintBytes()
     {
-        final long old = oldIndex == null ? 0 : 8L * (oldRequestIds.length + oldCampaignIds.length) + 4L * oldIndex.length;
-        return 8L * (requestIds.length + campaignIds.length + markMillis.length + markFirst.length) + 4L * index.length + old;
+        final long old = oldIndex == null ? 0 : 24L * (oldMask + 1L);
+        return 24L * (mask + 1L) + 8L * (markMillis.length + markFirst.length) + old;
     }
 
     /** Writes the remembered notices in settle order, each with its outcome and settle time. */
@@ -217,13 +221,13 @@ public final class SettledNotices
             final long campaignId;
             if (isOld(seq))
             {
-                requestId = oldRequestIds[(int)(seq & oldMask)];
-                campaignId = oldCampaignIds[(int)(seq & oldMask)];
+                requestId = get(oldRequestIds, (int)(seq & oldMask));
+                campaignId = get(oldCampaignIds, (int)(seq & oldMask));
             }
             else
             {
-                requestId = requestIds[(int)(seq & mask)];
-                campaignId = campaignIds[(int)(seq & mask)];
+                requestId = get(requestIds, (int)(seq & mask));
+                campaignId = get(campaignIds, (int)(seq & mask));
             }
             out.writeLong(requestId);
             out.writeLong(campaignId);
@@ -248,23 +252,23 @@ public final class SettledNotices
     /** The index position holding this key, or the empty position where it would go. */
     private int find(final long requestId, final long campaignId)
     {
-        return find(index, requestIds, campaignIds, requestId, campaignId);
+        return find(index, 2 * mask + 1, requestIds, campaignIds, requestId, campaignId);
     }
 
     /** {@link #find} in the structures before the doubling. */
     private int findOld(final long requestId, final long campaignId)
     {
-        return find(oldIndex, oldRequestIds, oldCampaignIds, requestId, campaignId);
+        return find(oldIndex, 2 * oldMask + 1, oldRequestIds, oldCampaignIds, requestId, campaignId);
     }
 
     private void remove(final int position)
     {
-        remove(index, requestIds, campaignIds, position);
+        remove(index, 2 * mask + 1, requestIds, campaignIds, position);
     }
 
     private void removeOld(final int position)
     {
-        remove(oldIndex, oldRequestIds, oldCampaignIds, position);
+        remove(oldIndex, 2 * oldMask + 1, oldRequestIds, oldCampaignIds, position);
     }
 
     private boolean isOld(final long sequence)
@@ -273,15 +277,15 @@ public final class SettledNotices
     }
 
     private static int find(
-        final int[] index, final long[] requestIds, final long[] campaignIds, final long requestId, final long campaignId)
+        final int[][] index, final int mask, final long[][] requestIds, final long[][] campaignIds, final long requestId,
+        final long campaignId)
     {
-        final int mask = index.length - 1;
         int at = (int)hash(requestId, campaignId) & mask;
         int entry;
-        while ((entry = index[at]) != 0)
+        while ((entry = get(index, at)) != 0)
         {
             final int slot = (entry & SLOT_BITS) - 1;
-            if (requestIds[slot] == requestId && campaignIds[slot] == campaignId)
+            if (get(requestIds, slot) == requestId && get(campaignIds, slot) == campaignId)
             {
                 return at;
             }
@@ -291,25 +295,25 @@ public final class SettledNotices
     }
 
     /** Empties an index position, shifting back the entries that probed past it. */
-    private static void remove(final int[] index, final long[] requestIds, final long[] campaignIds, final int position)
+    private static void remove(
+        final int[][] index, final int mask, final long[][] requestIds, final long[][] campaignIds, final int position)
     {
-        final int mask = index.length - 1;
         int gap = position;
         int at = (gap + 1) & mask;
         int entry;
-        while ((entry = index[at]) != 0)
+        while ((entry = get(index, at)) != 0)
         {
             final int slot = (entry & SLOT_BITS) - 1;
-            final int home = (int)hash(requestIds[slot], campaignIds[slot]) & mask;
+            final int home = (int)hash(get(requestIds, slot), get(campaignIds, slot)) & mask;
             // the entry may fill the gap if its home is not cyclically in (gap, at]
             if (((at - home) & mask) >= ((at - gap) & mask))
             {
-                index[gap] = entry;
+                set(index, gap, entry);
                 gap = at;
             }
             at = (at + 1) & mask;
         }
-        index[gap] = 0;
+        set(index, gap, 0);
     }
 
     private static long hash(final long requestId, final long campaignId)
@@ -323,10 +327,55 @@ public final class SettledNotices
 
     private void allocate(final int capacity)
     {
-        requestIds = new long[capacity];
-        campaignIds = new long[capacity];
+        requestIds = longChunks(capacity);
+        campaignIds = longChunks(capacity);
         mask = capacity - 1;
-        index = new int[capacity * 2];
+        index = intChunks(capacity * 2);
+    }
+
+    /**
+     * {@code length} longs in chunks of at most {@link #CHUNK}: a doubling allocates many small
+     * arrays instead of one of hundreds of MB, whose zeroing the JVM cannot interrupt for a
+     * safepoint (that held every thread for 0.1-0.9 s in the open-loop benchmark).
+     */
+    private static long[][] longChunks(final int length)
+    {
+        final long[][] chunks = new long[Math.max(1, length >>> CHUNK_BITS)][];
+        for (int i = 0; i < chunks.length; i++)
+        {
+            chunks[i] = new long[Math.min(length, CHUNK)];
+        }
+        return chunks;
+    }
+
+    private static int[][] intChunks(final int length)
+    {
+        final int[][] chunks = new int[Math.max(1, length >>> CHUNK_BITS)][];
+        for (int i = 0; i < chunks.length; i++)
+        {
+            chunks[i] = new int[Math.min(length, CHUNK)];
+        }
+        return chunks;
+    }
+
+    private static long get(final long[][] chunks, final int i)
+    {
+        return chunks[i >>> CHUNK_BITS][i & CHUNK_MASK];
+    }
+
+    private static void set(final long[][] chunks, final int i, final long value)
+    {
+        chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = value;
+    }
+
+    private static int get(final int[][] chunks, final int i)
+    {
+        return chunks[i >>> CHUNK_BITS][i & CHUNK_MASK];
+    }
+
+    private static void set(final int[][] chunks, final int i, final int value)
+    {
+        chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = value;
     }
 
     /**
@@ -335,7 +384,7 @@ public final class SettledNotices
      */
     private void grow()
     {
-        if (requestIds.length == MAX_CAPACITY)
+        if (mask + 1 == MAX_CAPACITY)
         {
             throw new IllegalStateException("more than " + MAX_CAPACITY + " notices in the dedupe window");
         }
@@ -349,7 +398,7 @@ public final class SettledNotices
         oldIndex = index;
         migrated = head;
         oldEnd = tail;
-        allocate(requestIds.length * 2);
+        allocate((mask + 1) * 2);
         if (migrated == oldEnd)
         {
             dropOld();
@@ -362,15 +411,15 @@ public final class SettledNotices
         for (int i = 0; i < count && migrated < oldEnd; i++)
         {
             final int oldSlot = (int)(migrated & oldMask);
-            final long requestId = oldRequestIds[oldSlot];
-            final long campaignId = oldCampaignIds[oldSlot];
+            final long requestId = get(oldRequestIds, oldSlot);
+            final long campaignId = get(oldCampaignIds, oldSlot);
             final int old = findOld(requestId, campaignId);
-            final int entry = oldIndex[old];
+            final int entry = get(oldIndex, old);
             removeOld(old);
             final int slot = (int)(migrated & mask);
-            requestIds[slot] = requestId;
-            campaignIds[slot] = campaignId;
-            index[find(requestId, campaignId)] = (slot + 1) | (entry & WON_BIT);
+            set(requestIds, slot, requestId);
+            set(campaignIds, slot, campaignId);
+            set(index, find(requestId, campaignId), (slot + 1) | (entry & WON_BIT));
             migrated++;
         }
         if (migrated >= oldEnd)
