@@ -36,14 +36,6 @@ public final class CampaignJson
         return write(stateNode(s));
     }
 
-    /** A JSON array of states. */
-    public static String states(final List<CampaignSnapshot> snapshots)
-    {
-        final ArrayNode array = MAPPER.createArrayNode();
-        snapshots.forEach(s -> array.add(stateNode(s)));
-        return write(array);
-    }
-
     /**
      * One page of {@code GET /campaigns}: {@code {"campaigns": [...], "next": ID or null}}, where
      * {@code next} is the {@code after} of the following page.

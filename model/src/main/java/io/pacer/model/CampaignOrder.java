@@ -7,23 +7,17 @@ import java.util.Arrays;
 /**
  * A shard's campaign ids in unsigned order, for pages and snapshots: kept as a sorted array of the
  * ids with their sign bit flipped (so that a signed sort orders them unsigned), and sorted again
- * only when campaigns were added since. Never iterates the map's hash order into output.
+ * only when campaigns were added since (campaigns are never removed, so a change of count says
+ * so). Never iterates the map's hash order into output.
  */
 final class CampaignOrder
 {
     private long[] keys = new long[0];
-    private boolean stale;
-
-    /** A campaign was added: sort again before the next use. */
-    void added()
-    {
-        stale = true;
-    }
 
     /** The ids of {@code campaigns}, sign bit flipped, ascending; do not modify. */
     long[] keys(final Long2ObjectHashMap<?> campaigns)
     {
-        if (stale || keys.length != campaigns.size())
+        if (keys.length != campaigns.size())
         {
             final long[] sorted = new long[campaigns.size()];
             int n = 0;
@@ -33,7 +27,6 @@ final class CampaignOrder
             }
             Arrays.sort(sorted);
             keys = sorted;
-            stale = false;
         }
         return keys;
     }

@@ -166,7 +166,6 @@ public final class PacingShard
         {
             campaign = new CampaignBook(definition, policy);
             campaigns.put(definition.id(), campaign);
-            order.added();
         }
         else
         {
@@ -298,7 +297,6 @@ public final class PacingShard
             final CampaignBook book = CampaignBook.read(in, policy);
             campaigns.put(book.definition().id(), book);
         }
-        order.added();
         reservations.read(in, campaigns);
         settled.read(in);
     }

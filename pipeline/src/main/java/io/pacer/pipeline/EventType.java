@@ -3,7 +3,7 @@ package io.pacer.pipeline;
 /**
  * What a ring slot holds. Every input to pacing travels through the ring as one of these, and
  * the journal records them by the same names: {@link #journalCode()} is a type's byte in a
- * journal record (0: not journaled).
+ * journal record (0: no record of its own; a {@link #CAMPAIGN_BATCH} is journaled as its updates).
  */
 public enum EventType
 {

@@ -12,9 +12,6 @@ package io.pacer.units;
  */
 public final class Units
 {
-    /** Zero micros of currency. */
-    public static final @CurrencyMicros long ZERO_MICROS = 0L;
-
     /** Zero nanos of currency. */
     public static final @CurrencyNanos long ZERO_NANOS = 0L;
 
@@ -65,12 +62,6 @@ public final class Units
     public static @EpochMillis long plus(final @EpochMillis long instant, final @DurationMillis long duration)
     {
         return instant + duration;
-    }
-
-    /** The instant {@code duration} before {@code instant}. */
-    public static @EpochMillis long minus(final @EpochMillis long instant, final @DurationMillis long duration)
-    {
-        return instant - duration;
     }
 
     /** The time from {@code from} to {@code to}: negative when {@code to} is earlier. */

@@ -36,61 +36,39 @@ final class ConfigReader
 
     String string(final String key)
     {
-        try
-        {
-            return config.getString(key);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException(key, ex.getMessage());
-        }
+        return read(key, config::getString, "");
     }
 
     boolean bool(final String key)
     {
-        try
-        {
-            return config.getBoolean(key);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException(key, "must be true or false: " + ex.getMessage());
-        }
+        return read(key, config::getBoolean, "must be true or false: ");
     }
 
     int integer(final String key)
     {
-        try
-        {
-            return config.getInt(key);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException(key, "must be an integer: " + ex.getMessage());
-        }
+        return read(key, config::getInt, "must be an integer: ");
     }
 
     long bytes(final String key)
     {
-        try
-        {
-            return config.getBytes(key);
-        }
-        catch (final ConfigException ex)
-        {
-            throw new InvalidConfigException(key, "must be a size such as 256KiB: " + ex.getMessage());
-        }
+        return read(key, config::getBytes, "must be a size such as 256KiB: ");
     }
 
     Duration duration(final String key)
     {
+        return read(key, config::getDuration, "must be a duration such as 0s, 500ms or 30s: ");
+    }
+
+    /** {@code get} of {@code key}; Typesafe Config's complaint, after {@code expected}, names the key. */
+    private static <T> T read(final String key, final Function<String, T> get, final String expected)
+    {
         try
         {
-            return config.getDuration(key);
+            return get.apply(key);
         }
         catch (final ConfigException ex)
         {
-            throw new InvalidConfigException(key, "must be a duration such as 0s, 500ms or 30s: " + ex.getMessage());
+            throw new InvalidConfigException(key, expected + ex.getMessage());
         }
     }
 
