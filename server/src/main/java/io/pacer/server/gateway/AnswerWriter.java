@@ -25,7 +25,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class AnswerWriter implements Responder
 {
     private final GatewayStats stats;
-    private final GatewayConnection connection;
+    private final ChannelHandlerContext ctx;
+    private final Channel channel;
+    /** After answers were written and flushed on the event loop: the slow-reader limit check. */
+    private final Runnable afterWrite;
+    /** On the event loop, once every answer owed before the end of stream is written. */
+    private final Runnable closeGracefully;
 
     // replier side
     private final FrameEncoder encoder = new FrameEncoder();
@@ -38,20 +43,16 @@ final class AnswerWriter implements Responder
     private volatile OneToOneConcurrentArrayQueue<ByteBuf> handOff;
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
     private final Runnable writeHandedOff = this::writeHandedOff;
-    private ChannelHandlerContext ctx;
-    private Channel channel;
 
-    AnswerWriter(final GatewayStats stats, final GatewayConnection connection)
+    /** Bound to the connection's context, before anything is published for it. */
+    AnswerWriter(final GatewayStats stats, final ChannelHandlerContext ctx, final Runnable afterWrite,
+        final Runnable closeGracefully)
     {
         this.stats = stats;
-        this.connection = connection;
-    }
-
-    /** Binds to the connection's context, before anything is published for it. */
-    void attach(final ChannelHandlerContext ctx)
-    {
         this.ctx = ctx;
         this.channel = ctx.channel();
+        this.afterWrite = afterWrite;
+        this.closeGracefully = closeGracefully;
     }
 
     @Override
@@ -109,7 +110,7 @@ final class AnswerWriter implements Responder
             {
                 ctx.write(batch, ctx.voidPromise());
                 ctx.flush();
-                connection.checkUnwritten();
+                afterWrite.run();
             }
             else
             {
@@ -169,7 +170,7 @@ final class AnswerWriter implements Responder
         if (wrote)
         {
             ctx.flush();
-            connection.checkUnwritten();
+            afterWrite.run();
         }
     }
 
@@ -177,6 +178,6 @@ final class AnswerWriter implements Responder
     public void endOfStream()
     {
         // runs on the event loop after every batch handed off before it
-        channel.eventLoop().execute(connection::closeGracefully);
+        channel.eventLoop().execute(closeGracefully);
     }
 }

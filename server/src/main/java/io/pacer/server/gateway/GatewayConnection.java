@@ -1,53 +1,43 @@
 package io.pacer.server.gateway;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
-import io.pacer.pipeline.Responder;
 import io.pacer.server.config.GatewayConfig;
-import io.pacer.wire.ErrorCode;
-import io.pacer.wire.FrameEncoder;
-import io.pacer.wire.FrameListener;
 import io.pacer.wire.FrameParser;
-import io.pacer.wire.Reason;
 import io.pacer.wire.netty.FrameReader;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * One gateway connection, in two roles kept on two threads:
+ * One gateway connection. On its Netty event loop it decodes frames straight from the receive
+ * buffer (no object per frame) and publishes them into the ring; the ring answers through its
+ * {@link AnswerWriter}. Around that, each role is a class of its own, all on this event loop:
  * <ul>
- *   <li>on its Netty event loop, it decodes frames straight from the receive buffer (no object
- *       per frame) and publishes them into the ring; protocol errors and OVERLOADED answers are
- *       written from here, flushed once per read;</li>
- *   <li>its {@link AnswerWriter}, the ring's {@link Responder} for it, gathers the answers of one
- *       ring batch on the replier thread and hands them to this event loop in one piece.</li>
+ *   <li>{@link LoopWriter}: the answers written here, without the ring (OVERLOADED, errors);</li>
+ *   <li>{@link HeldNotice}: a win or loss notice that found the ring full. It carries money and is
+ *       never shed: it is held, reading stops, and it is retried every {@value #RING_RETRY_MICROS}
+ *       microseconds; the frames after it wait, unread, in order;</li>
+ *   <li>{@link ReadPauses}: why the connection is not being read (ring full, slow reader,
+ *       closing);</li>
+ *   <li>{@link SlowReaderGuard}: pauses a gateway that does not read its answers and closes it past
+ *       the limit or the timeout;</li>
+ *   <li>{@link Linger}: the graceful close, once every answer owed is written.</li>
  * </ul>
- * The event loop never waits for the ring. A bid that finds it full is answered OVERLOADED; a
- * win or loss notice, which carries money and is never shed, is held, the connection stops
- * being read and the notice is retried every {@value #RING_RETRY_MICROS} microseconds; the
- * frames after it wait, unread, in order. A connection whose unwritten answers pass the
- * high-water mark stops being read until they drain below half of it; past the limit of
- * unwritten bytes, or past the slow-reader timeout, it is closed and counted.
+ * Where the connection is in its life is one {@link ConnectionState}. The event loop never waits
+ * for the ring: a bid that finds it full is answered OVERLOADED.
  *
- * <p>Over 300 lines, still to split (issue #13): decoding and publishing, a held notice ({@link
- * HeldNotice}) and read pauses ({@link ReadPauses}) are already their own classes; slow-reader and
- * idle handling, and an explicit state enum in place of its booleans, are not yet.
+ * <p>A little over 300 lines because it is the one Netty handler of the gateway port: each of its
+ * callbacks is a few lines that hand over to the roles above, and the order in which it calls
+ * them (decode, flush, retry, end of stream) is what keeps answers in order.
  */
-public final class GatewayConnection extends ChannelInboundHandlerAdapter implements FrameListener
+public final class GatewayConnection extends ChannelInboundHandlerAdapter
 {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
     private static final long RING_RETRY_MICROS = 100;
@@ -56,37 +46,30 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     static final Object STOP_INTAKE = new Object();
     /** Fired into each connection by {@link GatewayServer#close()}, once the ring has drained. */
     static final Object CLOSE_GRACEFULLY = new Object();
-    /** How long a closing connection waits for the gateway to close its side. */
-    static final long LINGER_MILLIS = 2_000;
 
     private final PacerPipeline pipeline;
     private final GatewayStats stats;
     private final GatewayConfig settings;
     private final FrameReader reader;
-    private final AnswerWriter answers;
-
-    // event-loop side
-    private final FrameEncoder loopEncoder = new FrameEncoder();
-    private final UnsafeBuffer loopScratch = new UnsafeBuffer(new byte[64]);
-    private final Runnable retryRing = this::retryRing;
-    private final Runnable slowReaderCheck = this::slowReaderCheck;
-    private ChannelHandlerContext ctx;
-    private Channel channel;
-    private SingleWriterCounters loopCounters;
-    private ByteBuf cumulation;
-    private boolean wroteOnLoop;
-    private boolean framingLost;
-    private boolean decoding;
-    private long readEpochMillis;
-    private long readNanos;
-    private boolean closing;
-    private boolean draining;
-    private boolean endOfStreamOwed;
-    private ReadPauses pauses;
-    private boolean ringRetryScheduled;
-    private ScheduledFuture<?> slowReaderTimer;
-    private ScheduledFuture<?> lingerTimer;
     private final HeldNotice heldNotice = new HeldNotice();
+    private final Linger linger = new Linger();
+    private final Runnable retryRing = this::retryRing;
+
+    private ChannelHandlerContext ctx;
+    private SingleWriterCounters counters;
+    private AnswerWriter answers;
+    private LoopWriter loopWriter;
+    private FramePublisher publisher;
+    private ReadPauses pauses;
+    private SlowReaderGuard slowReader;
+
+    private ConnectionState state = ConnectionState.OPEN;
+    private ByteBuf cumulation;
+    /** Guards against decoding again from within a decode (a shared pipeline drains in it). */
+    private boolean decoding;
+    /** An end-of-stream marker is to go through the ring once no notice is held. */
+    private boolean endOfStreamOwed;
+    private boolean ringRetryScheduled;
 
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings)
     {
@@ -94,17 +77,24 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         this.stats = stats;
         this.settings = settings;
         this.reader = new FrameReader(settings.maxFrameBytes());
-        this.answers = new AnswerWriter(stats, this);
     }
 
     @Override
     public void handlerAdded(final ChannelHandlerContext ctx)
     {
         this.ctx = ctx;
-        this.channel = ctx.channel();
-        this.pauses = new ReadPauses(channel);
-        this.loopCounters = stats.forCurrentThread();
-        answers.attach(ctx);
+        this.counters = stats.forCurrentThread();
+        this.pauses = new ReadPauses(ctx.channel());
+        this.loopWriter = new LoopWriter(ctx, counters);
+        this.slowReader = new SlowReaderGuard(ctx.channel(), settings, stats, pauses, this::closeSlowReader);
+        this.answers = new AnswerWriter(stats, ctx, slowReader::checkUnwritten, this::closeGracefully);
+        this.publisher = new FramePublisher(pipeline, answers, counters, loopWriter, heldNotice, this::noticeHeld);
+    }
+
+    /** Where the connection is in its life (tests). */
+    ConnectionState state()
+    {
+        return state;
     }
 
     @Override
@@ -128,15 +118,13 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
         stats.connectionClosed();
-        // a pending timer would keep this closed connection reachable, and copied by young GCs
-        cancel(lingerTimer);
-        cancel(slowReaderTimer);
-        lingerTimer = null;
-        slowReaderTimer = null;
+        linger.cancel();
+        slowReader.cancel();
         // frames already received still count: a notice in them carries money
         decodeCumulation();
         flushLoopWrites();
         answers.writeHandedOff();
+        state = ConnectionState.CLOSED;
         super.channelInactive(ctx);
     }
 
@@ -144,32 +132,78 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     public void channelRead(final ChannelHandlerContext ctx, final Object msg)
     {
         final ByteBuf in = (ByteBuf)msg;
-        if (framingLost || closing)
+        if (!state.reads())
         {
             in.release();
             return;
         }
-        loopCounters.add(GatewayStats.BYTES_IN, in.readableBytes());
+        counters.add(GatewayStats.BYTES_IN, in.readableBytes());
         cumulation = cumulation == null ? in : ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ctx.alloc(), cumulation, in);
         decodeCumulation();
+    }
+
+    @Override
+    public void channelReadComplete(final ChannelHandlerContext ctx) throws Exception
+    {
+        flushLoopWrites();
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+    {
+        if (event == STOP_INTAKE)
+        {
+            pauses.pause(ReadPauses.Pause.CLOSING);
+        }
+        else if (event == CLOSE_GRACEFULLY)
+        {
+            closeGracefully();
+        }
+        else if (event instanceof IdleStateEvent)
+        {
+            // silent because we stopped reading it is not the gateway going quiet
+            if (!pauses.any())
+            {
+                stats.count(ConnectionEvent.IDLE_CLOSED);
+                // through the ring, so answers to anything still in flight go out first
+                closeAfterAnswers(ConnectionState.CLOSING);
+            }
+        }
+        else
+        {
+            super.userEventTriggered(ctx, event);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
+    {
+        slowReader.writabilityChanged();
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        LOG.debug("gateway connection {} failed; closing", ctx.channel().remoteAddress(), cause);
+        ctx.close();
     }
 
     /** Decodes what has arrived, up to a held notice; the rest waits for the ring. */
     private void decodeCumulation()
     {
-        if (cumulation == null || heldNotice.isHeld() || framingLost || decoding)
+        if (cumulation == null || heldNotice.isHeld() || !state.decodes() || decoding)
         {
             return;
         }
         // a shared pipeline may drain inside this decode (ring full): never decode within it
         decoding = true;
-        // every frame of one read shares its ingress time: two clock reads per read, not per frame
-        readEpochMillis = pipeline.clock().time();
-        readNanos = System.nanoTime();
+        publisher.startRead();
         final int consumed;
         try
         {
-            consumed = reader.read(cumulation, this);
+            consumed = reader.read(cumulation, publisher);
         }
         finally
         {
@@ -178,10 +212,9 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         if (consumed == FrameParser.FRAMING_LOST)
         {
             // answer what was accepted before the bad frame, then close (through the ring)
-            framingLost = true;
             releaseCumulation();
             flushLoopWrites();
-            closeAfterAnswers();
+            closeAfterAnswers(ConnectionState.FRAMING_LOST);
             return;
         }
         if (!cumulation.isReadable())
@@ -196,14 +229,6 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         pipeline.wake();
     }
 
-    private static void cancel(final ScheduledFuture<?> timer)
-    {
-        if (timer != null)
-        {
-            timer.cancel(false);
-        }
-    }
-
     private void releaseCumulation()
     {
         if (cumulation != null)
@@ -214,16 +239,19 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
     }
 
     /** Stops reading; the connection closes through the ring, after every answer already owed. */
-    private void closeAfterAnswers()
+    private void closeAfterAnswers(final ConnectionState next)
     {
-        if (closing)
+        if (state == ConnectionState.OPEN)
         {
-            return;
+            state = next;
+            pauses.pause(ReadPauses.Pause.CLOSING);
+            endOfStreamOwed = true;
+            publishEndOfStreamWhenDue();
         }
-        closing = true;
-        pauses.pause(ReadPauses.Pause.CLOSING);
-        endOfStreamOwed = true;
-        publishEndOfStreamWhenDue();
+        else if (state == ConnectionState.CLOSING && next == ConnectionState.FRAMING_LOST)
+        {
+            state = next; // its end of stream is already owed
+        }
     }
 
     private void publishEndOfStreamWhenDue()
@@ -242,151 +270,26 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         }
     }
 
-    @Override
-    public void channelReadComplete(final ChannelHandlerContext ctx) throws Exception
-    {
-        flushLoopWrites();
-        super.channelReadComplete(ctx);
-    }
-
-    @Override
-    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
-    {
-        if (event == STOP_INTAKE)
-        {
-            pauses.pause(ReadPauses.Pause.CLOSING);
-            return;
-        }
-        if (event == CLOSE_GRACEFULLY)
-        {
-            closeGracefully();
-            return;
-        }
-        if (event instanceof IdleStateEvent)
-        {
-            if (!pauses.any())
-            {
-                stats.count(ConnectionEvent.IDLE_CLOSED);
-                // through the ring, so answers to anything still in flight go out first
-                closeAfterAnswers();
-            }
-            // else: silent because we stopped reading it, not because the gateway went quiet
-            return;
-        }
-        super.userEventTriggered(ctx, event);
-    }
-
-    @Override
-    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
-    {
-        if (channel.isWritable())
-        {
-            if (slowReaderTimer != null)
-            {
-                slowReaderTimer.cancel(false);
-                slowReaderTimer = null;
-            }
-            pauses.resume(ReadPauses.Pause.SLOW_READER);
-        }
-        else
-        {
-            stats.count(ConnectionEvent.SLOW_READER_PAUSED);
-            pauses.pause(ReadPauses.Pause.SLOW_READER);
-            if (!settings.slowReaderTimeout().isZero() && slowReaderTimer == null)
-            {
-                slowReaderTimer = ctx.executor().schedule(
-                    slowReaderCheck, settings.slowReaderTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            }
-        }
-        super.channelWritabilityChanged(ctx);
-    }
-
-    private void slowReaderCheck()
-    {
-        slowReaderTimer = null;
-        if (channel.isActive() && !channel.isWritable())
-        {
-            closeSlowReader("its answers stayed past the high-water mark for " + settings.slowReaderTimeout());
-        }
-    }
-
-    /** Closes at once if the answers it has not read pass the limit. */
-    void checkUnwritten()
-    {
-        final ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
-        if (outbound != null && outbound.totalPendingWriteBytes() > settings.maxUnwrittenBytes())
-        {
-            closeSlowReader(outbound.totalPendingWriteBytes() + " unwritten bytes, past the limit of " +
-                settings.maxUnwrittenBytes());
-        }
-    }
-
     private void closeSlowReader(final String why)
     {
-        if (!channel.isActive())
+        if (!ctx.channel().isActive())
         {
             return;
         }
         stats.count(ConnectionEvent.SLOW_READER_CLOSED);
-        LOG.warn("closing gateway connection {}: it does not read its answers ({})", channel.remoteAddress(), why);
-        closing = true;
+        LOG.warn("closing gateway connection {}: it does not read its answers ({})", ctx.channel().remoteAddress(), why);
+        state = ConnectionState.CLOSED;
         pauses.pause(ReadPauses.Pause.CLOSING);
         ctx.close();
     }
 
-    @Override
-    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    /** A notice found the ring full and is held: stop reading, and retry. */
+    private void noticeHeld()
     {
-        LOG.debug("gateway connection {} failed; closing", ctx.channel().remoteAddress(), cause);
-        ctx.close();
-    }
-
-    // ---- FrameListener: called on the event loop, from decode ----
-
-    @Override
-    public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
-    {
-        loopCounters.increment(GatewayStats.BID_REQUESTS);
-        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos))
-        {
-            loopCounters.increment(GatewayStats.SHED);
-            final int length = loopEncoder.bidResponse(loopScratch, 0, requestId, Reason.OVERLOADED);
-            writeOnLoop(length);
-        }
-    }
-
-    @Override
-    public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
-    {
-        loopCounters.increment(GatewayStats.WIN_NOTICES);
-        publishOrHold(true, requestId, campaignId, priceCpmMicros);
-    }
-
-    @Override
-    public void onLossNotice(final long requestId, final long campaignId)
-    {
-        loopCounters.increment(GatewayStats.LOSS_NOTICES);
-        publishOrHold(false, requestId, campaignId, 0);
-    }
-
-    private void publishOrHold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
-    {
-        if (pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros, readEpochMillis, readNanos))
-        {
-            return;
-        }
-        // never shed: hold it, stop reading, retry; the parser stops after this frame
-        heldNotice.hold(win, requestId, campaignId, priceCpmMicros);
         stats.count(ConnectionEvent.RING_BACKPRESSURE);
         stats.noticeHeld();
         pauses.pause(ReadPauses.Pause.RING_FULL);
         scheduleRingRetry();
-    }
-
-    @Override
-    public boolean paused()
-    {
-        return heldNotice.isHeld();
     }
 
     private void scheduleRingRetry()
@@ -418,7 +321,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         {
             return;
         }
-        if (!channel.isActive())
+        if (!ctx.channel().isActive())
         {
             // the gateway left while its notice waited: what it sent is in; a partial frame is not
             releaseCumulation();
@@ -427,79 +330,32 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter implem
         pauses.resume(ReadPauses.Pause.RING_FULL);
     }
 
-    @Override
-    public void onInvalidFrame(final ErrorCode code, final long requestId, final int templateId)
-    {
-        loopCounters.increment(GatewayStats.errorIndex(code));
-        final int length = loopEncoder.error(loopScratch, 0, requestId, code, templateId);
-        writeOnLoop(length);
-    }
-
-    private void writeOnLoop(final int length)
-    {
-        final ByteBuf buf = ctx.alloc().directBuffer(length);
-        buf.writeBytes(loopScratch.byteArray(), 0, length);
-        loopCounters.add(GatewayStats.BYTES_OUT, length);
-        ctx.write(buf, ctx.voidPromise());
-        wroteOnLoop = true;
-    }
-
     private void flushLoopWrites()
     {
-        if (wroteOnLoop)
+        if (loopWriter.flush())
         {
-            wroteOnLoop = false;
-            ctx.flush();
-            checkUnwritten();
+            slowReader.checkUnwritten();
         }
     }
 
     /**
-     * On the event loop: sends every answer owed, then half-closes (FIN, after TLS close_notify)
-     * and reads and drops what the gateway still sends until it closes its side, for at most
-     * {@link #LINGER_MILLIS}. Closing outright with unread bytes from the gateway would send a
-     * reset, and a reset can destroy answers the gateway has not read yet.
+     * On the event loop, once the ring has answered everything before the end of stream (or the
+     * server closes): writes every answer owed, then lingers ({@link Linger}).
      */
     void closeGracefully()
     {
-        if (draining)
+        if (state == ConnectionState.LINGERING)
         {
             return;
         }
-        draining = true;
-        closing = true;
+        final boolean active = ctx.channel().isActive();
+        state = active ? ConnectionState.LINGERING : ConnectionState.CLOSED;
         answers.writeHandedOff();
         flushLoopWrites();
         releaseCumulation();
-        if (!channel.isActive())
+        if (active)
         {
-            return;
-        }
-        channel.config().setAutoRead(true);
-        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written ->
-        {
-            final SslHandler tls = ctx.pipeline().get(SslHandler.class);
-            if (tls != null)
-            {
-                tls.closeOutbound().addListener(closed -> shutdownOutput());
-            }
-            else
-            {
-                shutdownOutput();
-            }
-        });
-        lingerTimer = ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    private void shutdownOutput()
-    {
-        if (channel instanceof DuplexChannel duplex && channel.isActive())
-        {
-            duplex.shutdownOutput();
-        }
-        else
-        {
-            ctx.close();
+            linger.start(ctx);
         }
     }
 }

@@ -140,7 +140,7 @@ public final class GatewayServer implements AutoCloseable
 
     /**
      * Closes every connection gracefully (answers owed first, then a half-close, waiting up to
-     * {@link GatewayConnection#LINGER_MILLIS} for each gateway to close its side), then the
+     * {@link Linger.LINGER_MILLIS} for each gateway to close its side), then the
      * event loops. Drain the ring first.
      */
     @Override
@@ -148,7 +148,7 @@ public final class GatewayServer implements AutoCloseable
     {
         stopIntake();
         connections.forEach(ch -> ch.pipeline().fireUserEventTriggered(GatewayConnection.CLOSE_GRACEFULLY));
-        connections.newCloseFuture().awaitUninterruptibly(GatewayConnection.LINGER_MILLIS + 1_000, TimeUnit.MILLISECONDS);
+        connections.newCloseFuture().awaitUninterruptibly(Linger.LINGER_MILLIS + 1_000, TimeUnit.MILLISECONDS);
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

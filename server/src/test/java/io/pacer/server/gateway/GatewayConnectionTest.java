@@ -5,6 +5,7 @@ import io.pacer.server.config.TlsFiles;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.CampaignStatus;
@@ -45,8 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayConnectionTest
 {
     private static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
+    private static final Duration SLOW_READER_TIMEOUT = Duration.ofSeconds(10);
     private static final GatewayConfig SETTINGS = new GatewayConfig("127.0.0.1", 0, 1, 4096, 16, Duration.ZERO, 256 * 1024,
-        4 << 20, Duration.ofSeconds(10), TlsFiles.none("pacer.gateway"));
+        4 << 20, SLOW_READER_TIMEOUT, TlsFiles.none("pacer.gateway"));
 
     private final ManualDrainLoop loop = new ManualDrainLoop();
     private final CachedEpochClock clock = new CachedEpochClock();
@@ -54,6 +56,7 @@ class GatewayConnectionTest
     private final UnsafeBuffer frame = new UnsafeBuffer(new byte[128]);
     private final GatewayStats stats = new GatewayStats();
     private PacerPipeline pipeline;
+    private GatewayConnection connection;
     private EmbeddedChannel channel;
 
     @BeforeEach
@@ -68,7 +71,9 @@ class GatewayConnectionTest
             T0.plusSeconds(86_400), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE), 1));
         loop.runPending();
         defined.get(1, TimeUnit.SECONDS);
-        channel = new EmbeddedChannel(new GatewayConnection(pipeline, stats, SETTINGS));
+        connection = new GatewayConnection(pipeline, stats, SETTINGS);
+        channel = new EmbeddedChannel(connection);
+        channel.freezeTime();
     }
 
     @AfterEach
@@ -131,6 +136,124 @@ class GatewayConnectionTest
     }
 
     @Test
+    void shouldReadNothingAfterAFrameThatLosesFraming()
+    {
+        final byte[] garbage = {0, 0, 0, 8, 1, 2, 3, 4};
+        channel.writeInbound(bytes(garbage));
+        assertThat(connection.state()).isEqualTo(ConnectionState.FRAMING_LOST);
+        assertThat(channel.config().isAutoRead()).isFalse();
+
+        channel.writeInbound(bytes(bid(2, 2_000)));
+        loop.runPending();
+        channel.runPendingTasks();
+
+        assertThat(answers()).containsExactly("ERROR " + ErrorCode.MALFORMED_FRAME);
+        assertThat(stats.total(GatewayStats.BID_REQUESTS)).as("the bid behind the bad frame").isZero();
+    }
+
+    @Test
+    void shouldCloseAnIdleConnectionOnlyAfterAnsweringWhatItSent()
+    {
+        channel.writeInbound(bytes(bid(1, 2_000), bid(2, 2_000)));
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+        assertThat(connection.state()).isEqualTo(ConnectionState.CLOSING);
+        assertThat(channel.isOpen()).as("its end of stream is still in the ring").isTrue();
+
+        loop.runPending();
+        channel.runPendingTasks();
+
+        assertThat(answers()).containsExactly("BID 1", "BID 2");
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(stats.total(ConnectionEvent.IDLE_CLOSED)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotCallAConnectionIdleWhileItIsNotBeingRead()
+    {
+        unwritable(true);
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
+
+        assertThat(connection.state()).isEqualTo(ConnectionState.OPEN);
+        assertThat(stats.total(ConnectionEvent.IDLE_CLOSED)).isZero();
+    }
+
+    @Test
+    void shouldStopReadingASlowReaderAndResumeOnceItDrains()
+    {
+        unwritable(true);
+        assertThat(channel.config().isAutoRead()).isFalse();
+        assertThat(stats.total(ConnectionEvent.SLOW_READER_PAUSED)).isEqualTo(1);
+
+        unwritable(false);
+        assertThat(channel.config().isAutoRead()).isTrue();
+        channel.advanceTimeBy(SLOW_READER_TIMEOUT.toSeconds() + 1, TimeUnit.SECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(channel.isOpen()).as("it drained in time").isTrue();
+    }
+
+    @Test
+    void shouldCloseASlowReaderThatStaysPastItsTimeout()
+    {
+        unwritable(true);
+        channel.advanceTimeBy(SLOW_READER_TIMEOUT.toSeconds() - 1, TimeUnit.SECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(channel.isOpen()).isTrue();
+
+        channel.advanceTimeBy(2, TimeUnit.SECONDS);
+        channel.runScheduledPendingTasks();
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(connection.state()).isEqualTo(ConnectionState.CLOSED);
+        assertThat(stats.total(ConnectionEvent.SLOW_READER_CLOSED)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldHoldANoticeThatFindsTheRingFullAndBookItWithTheFramesBehindItOnceThereIsRoom() throws Exception
+    {
+        // published from outside the drain loop, so nothing drains the 64-slot ring while it fills
+        loop.outside(true);
+        final List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 64; i++)
+        {
+            frames.add(bid(1_000 + i, 9_000));
+        }
+        frames.add(win(1_000, 9_000));
+        frames.add(bid(2_000, 9_000));
+        channel.writeInbound(bytes(frames.toArray(new byte[0][])));
+
+        assertThat(stats.total(ConnectionEvent.RING_BACKPRESSURE)).isEqualTo(1);
+        assertThat(channel.config().isAutoRead()).as("not read while a notice is held").isFalse();
+        assertThat(stats.total(GatewayStats.BID_REQUESTS)).as("the bid behind the notice waits").isEqualTo(64);
+
+        loop.outside(false);
+        loop.runPending();
+        channel.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        loop.runPending();
+
+        assertThat(answers()).hasSize(65).endsWith("BID 2000");
+        assertThat(channel.config().isAutoRead()).isTrue();
+        final AdminCommand query = pipeline.submit(AdminCommand.query(42, 1));
+        loop.runPending();
+        assertThat(query.get(1, TimeUnit.SECONDS).get(0).spentNanos()).as("the held win, booked").isEqualTo(9_000);
+    }
+
+    @Test
+    void shouldWriteEveryOwedAnswerBeforeAGracefulClose()
+    {
+        channel.writeInbound(bytes(bid(1, 2_000)));
+        channel.pipeline().fireUserEventTriggered(GatewayConnection.STOP_INTAKE);
+        assertThat(channel.config().isAutoRead()).isFalse();
+        loop.runPending();
+
+        channel.pipeline().fireUserEventTriggered(GatewayConnection.CLOSE_GRACEFULLY);
+        channel.runPendingTasks();
+
+        assertThat(answers()).containsExactly("BID 1");
+        assertThat(channel.isOpen()).as("an embedded channel cannot half-close: it closes").isFalse();
+    }
+
+    @Test
     void shouldDrainAFullRingOnTheLoopInsteadOfShedding()
     {
         // 64 slots; 200 bids in one read: the loop drains the ring whenever it fills
@@ -144,6 +267,13 @@ class GatewayConnectionTest
 
         assertThat(answers()).hasSize(200).allMatch(a -> a.startsWith("BID "));
         assertThat(pipeline.ringFullDrains()).isPositive();
+    }
+
+    /** Marks the channel (un)writable as a full outbound buffer would, and runs the change through. */
+    private void unwritable(final boolean unwritable)
+    {
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, !unwritable);
+        channel.runPendingTasks();
     }
 
     private byte[] bid(final long requestId, final long bidCpmMicros)
@@ -208,11 +338,18 @@ class GatewayConnectionTest
     {
         private final Thread owner = Thread.currentThread();
         private final Queue<Runnable> tasks = new ArrayDeque<>();
+        private boolean outside;
 
         @Override
         public boolean inLoop()
         {
-            return Thread.currentThread() == owner;
+            return !outside && Thread.currentThread() == owner;
+        }
+
+        /** Whether publishers are to see themselves as outside the loop (it cannot drain for them). */
+        void outside(final boolean outside)
+        {
+            this.outside = outside;
         }
 
         @Override
