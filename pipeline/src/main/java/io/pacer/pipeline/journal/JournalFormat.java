@@ -2,10 +2,15 @@ package io.pacer.pipeline.journal;
 
 import io.pacer.model.PacingPolicy;
 
+import io.pacer.pipeline.journal.sbe.RecordHeaderEncoder;
+
 import java.nio.ByteOrder;
 
 /**
- * The journal's layout, little-endian throughout.
+ * The journal's layout, little-endian throughout. The segment header's fixed part and every
+ * record payload are described in the SBE schema {@code pipeline/src/main/resources/sbe/pacer-journal.xml}
+ * and written and read through the codecs generated from it ({@code io.pacer.pipeline.journal.sbe});
+ * the framing (length, CRC32C) and the tunables ({@link TunablesCodec}) are written here.
  *
  * <pre>
  * segment file  journal-&lt;first journal sequence, 20 digits&gt;.log
@@ -40,7 +45,7 @@ public final class JournalFormat
     public static final int VERSION_1 = 1;
     public static final int VERSION_1_HEADER_LENGTH = 28;
     public static final int RECORD_HEADER_LENGTH = 8;
-    public static final int PAYLOAD_HEADER_LENGTH = 17;
+    public static final int PAYLOAD_HEADER_LENGTH = RecordHeaderEncoder.ENCODED_LENGTH;
     /** Largest payload a record may have (a campaign definition's JSON is well under this). */
     public static final int MAX_PAYLOAD = 64 * 1024;
 

@@ -4,6 +4,13 @@ import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacerEvent;
 import io.pacer.units.Units;
+import io.pacer.pipeline.journal.sbe.BidRecordDecoder;
+import io.pacer.pipeline.journal.sbe.CampaignUpdateRecordDecoder;
+import io.pacer.pipeline.journal.sbe.LossRecordDecoder;
+import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
+import io.pacer.pipeline.journal.sbe.SegmentHeaderDecoder;
+import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +20,6 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -27,9 +33,11 @@ import java.util.zip.CRC32C;
  * (a crash mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any
  * other bad record is corruption: {@link JournalCorruptException} with its file and offset.
  *
+ * Record payloads and the segment header are read with the codecs generated from the journal's
+ * SBE schema ({@code pacer-journal.xml}); this class checks the framing (length, CRC32C).
+ *
  * <p>Over 300 lines because it reads three header versions and tells a torn tail from corruption
- * before it, with the file and offset; still to do (issue #13): the record layout described by an
- * SBE schema and generated.
+ * before it, with the file and offset.
  */
 public final class JournalReader
 {
@@ -45,6 +53,13 @@ public final class JournalReader
     private final Path dir;
     private final JournalRecord record = new JournalRecord();
     private final CRC32C crc = new CRC32C();
+    /** The mapped segment being read, for the generated codecs. */
+    private final UnsafeBuffer segment = new UnsafeBuffer(0, 0);
+    private final SegmentHeaderDecoder segmentHeader = new SegmentHeaderDecoder();
+    private final RecordHeaderDecoder recordHeader = new RecordHeaderDecoder();
+    private final BidRecordDecoder bidRecord = new BidRecordDecoder();
+    private final WinRecordDecoder winRecord = new WinRecordDecoder();
+    private final LossRecordDecoder lossRecord = new LossRecordDecoder();
     private Path tornFile;
     private long tornOffset = -1;
     private long lastSequence = -1;
@@ -158,8 +173,11 @@ public final class JournalReader
             }
             final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
             map.order(JournalFormat.ORDER);
-            final int version = map.getInt(4);
-            if (map.getInt(0) != JournalFormat.MAGIC || version < JournalFormat.VERSION_1 || version > JournalFormat.VERSION)
+            segment.wrap(map);
+            segmentHeader.wrap(segment, 0, SegmentHeaderDecoder.BLOCK_LENGTH, SegmentHeaderDecoder.SCHEMA_VERSION);
+            final int version = segmentHeader.version();
+            if (segmentHeader.magic() != JournalFormat.MAGIC || version < JournalFormat.VERSION_1 ||
+                version > JournalFormat.VERSION)
             {
                 throw new JournalCorruptException(file, 0, "not a pacer journal segment of version 1 to " +
                     JournalFormat.VERSION);
@@ -180,7 +198,7 @@ public final class JournalReader
                 throw new JournalCorruptException(file, 0, "header: " + ex.getMessage());
             }
             int position = headerView.position();
-            final JournalHeader header = new JournalHeader(map.getInt(8), policy);
+            final JournalHeader header = new JournalHeader(segmentHeader.shards(), policy);
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
             {
@@ -196,7 +214,7 @@ public final class JournalReader
                     throw new JournalCorruptException(file, position, problem);
                 }
                 final int length = map.getInt(position);
-                decode(map, position + JournalFormat.RECORD_HEADER_LENGTH, length);
+                decode(position + JournalFormat.RECORD_HEADER_LENGTH, length);
                 if (lastSequence >= 0 && record.sequence != lastSequence + 1)
                 {
                     throw new JournalCorruptException(file, position,
@@ -290,43 +308,47 @@ public final class JournalReader
         }
     }
 
-    private void decode(final ByteBuffer map, final int payload, final int length)
+    /** Fills {@link #record} from the payload at {@code payload}, through the generated codecs. */
+    private void decode(final int payload, final int length)
     {
-        record.sequence = map.getLong(payload);
-        record.epochMillis = Units.epochMillis(map.getLong(payload + 8));
-        record.type = EventType.ofJournalCode(map.get(payload + 16));
-        final int body = payload + JournalFormat.PAYLOAD_HEADER_LENGTH;
+        recordHeader.wrap(segment, payload);
+        record.sequence = recordHeader.sequence();
+        record.epochMillis = Units.epochMillis(recordHeader.epochMillis());
+        record.type = EventType.ofJournalCode(recordHeader.typeRaw());
         record.definitionJson = null;
         if (record.type == null)
         {
-            throw new IllegalStateException("unknown journal record type " + map.get(payload + 16));
+            throw new IllegalStateException("unknown journal record type " + recordHeader.typeRaw());
         }
         switch (record.type)
         {
             case BID_REQUEST ->
             {
-                record.requestId = map.getLong(body);
-                record.campaignId = map.getLong(body + 8);
-                record.cpmMicros = Units.cpmMicros(map.getLong(body + 16));
-                record.reason = map.get(body + 24);
+                bidRecord.wrap(segment, payload, BidRecordDecoder.BLOCK_LENGTH, BidRecordDecoder.SCHEMA_VERSION);
+                record.requestId = bidRecord.requestId();
+                record.campaignId = bidRecord.campaignId();
+                record.cpmMicros = Units.cpmMicros(bidRecord.bidCpmMicros());
+                record.reason = bidRecord.reason();
             }
             case WIN_NOTICE ->
             {
-                record.requestId = map.getLong(body);
-                record.campaignId = map.getLong(body + 8);
-                record.cpmMicros = Units.cpmMicros(map.getLong(body + 16));
+                winRecord.wrap(segment, payload, WinRecordDecoder.BLOCK_LENGTH, WinRecordDecoder.SCHEMA_VERSION);
+                record.requestId = winRecord.requestId();
+                record.campaignId = winRecord.campaignId();
+                record.cpmMicros = Units.cpmMicros(winRecord.priceCpmMicros());
             }
             case LOSS_NOTICE ->
             {
-                record.requestId = map.getLong(body);
-                record.campaignId = map.getLong(body + 8);
+                lossRecord.wrap(segment, payload, LossRecordDecoder.BLOCK_LENGTH, LossRecordDecoder.SCHEMA_VERSION);
+                record.requestId = lossRecord.requestId();
+                record.campaignId = lossRecord.campaignId();
                 record.cpmMicros = PacerEvent.NO_PRICE;
             }
             case CAMPAIGN_UPDATE ->
             {
-                final byte[] json = new byte[length - JournalFormat.PAYLOAD_HEADER_LENGTH];
-                map.get(body, json);
-                record.definitionJson = new String(json, StandardCharsets.UTF_8);
+                // the rest of the payload: the definition as JSON
+                final int json = payload + CampaignUpdateRecordDecoder.BLOCK_LENGTH;
+                record.definitionJson = segment.getStringWithoutLengthUtf8(json, length - CampaignUpdateRecordDecoder.BLOCK_LENGTH);
             }
             default ->
             {

@@ -1,7 +1,15 @@
 package io.pacer.pipeline.journal;
 
-import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacerThreads;
+import io.pacer.pipeline.journal.sbe.BidRecordEncoder;
+import io.pacer.pipeline.journal.sbe.CampaignUpdateRecordEncoder;
+import io.pacer.pipeline.journal.sbe.LossRecordEncoder;
+import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
+import io.pacer.pipeline.journal.sbe.RecordHeaderEncoder;
+import io.pacer.pipeline.journal.sbe.RecordType;
+import io.pacer.pipeline.journal.sbe.SegmentHeaderEncoder;
+import io.pacer.pipeline.journal.sbe.TickRecordEncoder;
+import io.pacer.pipeline.journal.sbe.WinRecordEncoder;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.DurationMillis;
 import io.pacer.units.EpochMillis;
@@ -21,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +38,11 @@ import org.slf4j.LoggerFactory;
  * {@code write} (and, by policy, one {@code fsync}). Rolls to a new segment past
  * {@code segmentBytes}. Single-threaded: the journaler's thread only.
  *
- * <p>Over 300 lines because segment rolling, the three fsync policies and failing closed belong to one
- * writer thread's state; still to do (issue #13): the record layout generated from an SBE schema.
+ * Records are laid out by the codecs generated from the journal's SBE schema
+ * ({@code pacer-journal.xml}); this class frames them (length, CRC32C) and owns the files.
+ *
+ * <p>Over 300 lines because segment rolling, the three fsync policies and failing closed belong to
+ * one writer thread's state.
  */
 public final class JournalWriter implements AutoCloseable
 {
@@ -56,6 +68,13 @@ public final class JournalWriter implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(4 << 20).order(JournalFormat.ORDER);
     private final ByteBuffer crcView = buffer.duplicate();
+    /** The same memory as {@link #buffer}, for the generated codecs (absolute offsets). */
+    private final UnsafeBuffer view = new UnsafeBuffer(buffer);
+    private final BidRecordEncoder bidRecord = new BidRecordEncoder();
+    private final WinRecordEncoder winRecord = new WinRecordEncoder();
+    private final LossRecordEncoder lossRecord = new LossRecordEncoder();
+    private final CampaignUpdateRecordEncoder updateRecord = new CampaignUpdateRecordEncoder();
+    private final TickRecordEncoder tickRecord = new TickRecordEncoder();
     private final CRC32C crc = new CRC32C();
     private volatile FileChannel channel;
     private final ScheduledExecutorService fsyncThread;
@@ -108,53 +127,75 @@ public final class JournalWriter implements AutoCloseable
         final @CpmMicros long bidCpmMicros,
         final int reason)
     {
-        final int start = begin(EventType.BID_REQUEST.journalCode(), epochMillis, 25);
-        buffer.putLong(requestId).putLong(campaignId).putLong(bidCpmMicros).put((byte)reason);
-        end(start);
+        final int start = begin(BidRecordEncoder.BLOCK_LENGTH);
+        stamp(bidRecord.wrap(view, payloadOffset(start)).header(), RecordType.BID_REQUEST, epochMillis);
+        bidRecord.requestId(requestId).campaignId(campaignId).bidCpmMicros(bidCpmMicros).reason((short)reason);
+        end(start, BidRecordEncoder.BLOCK_LENGTH);
     }
 
     public void notice(final boolean win, final @EpochMillis long epochMillis, final long requestId,
         final long campaignId,
         final @CpmMicros long priceCpmMicros)
     {
-        final int start = begin(win ? EventType.WIN_NOTICE.journalCode() : EventType.LOSS_NOTICE.journalCode(), epochMillis, win ? 24 : 16);
-        buffer.putLong(requestId).putLong(campaignId);
         if (win)
         {
-            buffer.putLong(priceCpmMicros);
+            final int start = begin(WinRecordEncoder.BLOCK_LENGTH);
+            stamp(winRecord.wrap(view, payloadOffset(start)).header(), RecordType.WIN_NOTICE, epochMillis);
+            winRecord.requestId(requestId).campaignId(campaignId).priceCpmMicros(priceCpmMicros);
+            end(start, WinRecordEncoder.BLOCK_LENGTH);
         }
-        end(start);
+        else
+        {
+            final int start = begin(LossRecordEncoder.BLOCK_LENGTH);
+            stamp(lossRecord.wrap(view, payloadOffset(start)).header(), RecordType.LOSS_NOTICE, epochMillis);
+            lossRecord.requestId(requestId).campaignId(campaignId);
+            end(start, LossRecordEncoder.BLOCK_LENGTH);
+        }
     }
 
     public void define(final @EpochMillis long epochMillis, final String definitionJson)
     {
         final byte[] json = definitionJson.getBytes(StandardCharsets.UTF_8);
-        final int start = begin(EventType.CAMPAIGN_UPDATE.journalCode(), epochMillis, json.length);
-        buffer.put(json);
-        end(start);
+        final int length = CampaignUpdateRecordEncoder.BLOCK_LENGTH + json.length;
+        final int start = begin(length);
+        stamp(updateRecord.wrap(view, payloadOffset(start)).header(), RecordType.CAMPAIGN_UPDATE, epochMillis);
+        view.putBytes(payloadOffset(start) + CampaignUpdateRecordEncoder.BLOCK_LENGTH, json);
+        end(start, length);
     }
 
     public void tick(final @EpochMillis long epochMillis)
     {
-        end(begin(EventType.TICK.journalCode(), epochMillis, 0));
+        final int start = begin(TickRecordEncoder.BLOCK_LENGTH);
+        stamp(tickRecord.wrap(view, payloadOffset(start)).header(), RecordType.TICK, epochMillis);
+        end(start, TickRecordEncoder.BLOCK_LENGTH);
     }
 
-    private int begin(final byte type, final @EpochMillis long epochMillis, final int bodyLength)
+    /** Makes room for a record of {@code payloadLength} bytes; returns where it starts. */
+    private int begin(final int payloadLength)
     {
-        if (buffer.remaining() < JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.PAYLOAD_HEADER_LENGTH + bodyLength)
+        if (buffer.remaining() < JournalFormat.RECORD_HEADER_LENGTH + payloadLength)
         {
             writeBuffer();
         }
-        final int start = buffer.position();
-        buffer.position(start + JournalFormat.RECORD_HEADER_LENGTH);
-        buffer.putLong(nextSequence++).putLong(epochMillis).put(type);
-        return start;
+        return buffer.position();
     }
 
-    private void end(final int start)
+    /** The header every record's payload starts with: the next journal sequence, time, type. */
+    private void stamp(final RecordHeaderEncoder header, final RecordType type, final @EpochMillis long epochMillis)
     {
-        final int payloadStart = start + JournalFormat.RECORD_HEADER_LENGTH;
-        final int payloadLength = buffer.position() - payloadStart;
+        header.sequence(nextSequence++).epochMillis(epochMillis).type(type);
+    }
+
+    private static int payloadOffset(final int start)
+    {
+        return start + JournalFormat.RECORD_HEADER_LENGTH;
+    }
+
+    /** Ends the record begun at {@code start}: frames its payload (length, CRC) and moves past it. */
+    private void end(final int start, final int payloadLength)
+    {
+        final int payloadStart = payloadOffset(start);
+        buffer.position(payloadStart + payloadLength);
         crc.reset();
         crcView.limit(payloadStart + payloadLength).position(payloadStart);
         crc.update(crcView);
@@ -218,13 +259,15 @@ public final class JournalWriter implements AutoCloseable
             channel = null;
         }
         // the first record in the buffer carries the segment's first sequence
-        final long first = buffer.getLong(JournalFormat.RECORD_HEADER_LENGTH);
+        final long first = new RecordHeaderDecoder().wrap(view, JournalFormat.RECORD_HEADER_LENGTH).sequence();
         final Path file = dir.resolve(JournalFormat.segmentName(first));
         channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         final byte[] tunables = TunablesCodec.encode(policy);
         final ByteBuffer header = ByteBuffer.allocate(JournalFormat.TUNABLES_OFFSET + tunables.length)
-            .order(JournalFormat.ORDER)
-            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(shards).put(tunables).flip();
+            .order(JournalFormat.ORDER);
+        new SegmentHeaderEncoder().wrap(new UnsafeBuffer(header), 0)
+            .magic(JournalFormat.MAGIC).version(JournalFormat.VERSION).shards(shards);
+        header.position(JournalFormat.TUNABLES_OFFSET).put(tunables).flip();
         segmentPosition = header.remaining();
         while (header.hasRemaining())
         {

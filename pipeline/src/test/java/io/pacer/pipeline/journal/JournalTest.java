@@ -5,10 +5,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,6 +48,52 @@ class JournalTest
         w.define(1003, "{\"id\":42}");
         w.tick(1004);
         w.endOfBatch();
+    }
+
+    @Test
+    void shouldLayOutEveryRecordByteForByteAsVersionThreeWroteThemByHand() throws Exception
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            writeFive(w);
+        }
+        final byte[] tunables = TunablesCodec.encode(PacingPolicy.DEFAULT);
+        final byte[] json = "{\"id\":42}".getBytes(StandardCharsets.UTF_8);
+        // the layout of JournalFormat, written out by hand as the writer did before the SBE schema
+        final ByteBuffer expected = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+        expected.putInt(0x4A524350).putInt(3).putInt(2).put(tunables);
+        record(expected, 0, 1000, 1).putLong(7).putLong(42).putLong(2_500_000).put((byte)0);
+        frame(expected);
+        record(expected, 1, 1001, 2).putLong(7).putLong(42).putLong(1_000_000);
+        frame(expected);
+        record(expected, 2, 1002, 3).putLong(8).putLong(42);
+        frame(expected);
+        record(expected, 3, 1003, 4).put(json);
+        frame(expected);
+        record(expected, 4, 1004, 5);
+        frame(expected);
+
+        final byte[] written = Files.readAllBytes(JournalReader.segments(dir).get(0));
+
+        assertThat(written).isEqualTo(Arrays.copyOf(expected.array(), expected.position()));
+    }
+
+    private int recordStart;
+
+    /** Starts a record by hand: room for length and CRC, then sequence, time and type. */
+    private ByteBuffer record(final ByteBuffer out, final long sequence, final long epochMillis, final int type)
+    {
+        recordStart = out.position();
+        return out.putInt(0).putInt(0).putLong(sequence).putLong(epochMillis).put((byte)type);
+    }
+
+    /** Ends a record by hand: its payload length and CRC32C. */
+    private void frame(final ByteBuffer out)
+    {
+        final int payload = recordStart + 8;
+        final CRC32C crc = new CRC32C();
+        crc.update(out.array(), payload, out.position() - payload);
+        out.putInt(recordStart, out.position() - payload).putInt(recordStart + 4, (int)crc.getValue());
     }
 
     @Test
