@@ -1,17 +1,9 @@
 package io.pacer.server;
 
 import io.netty.util.ResourceLeakDetector;
-import io.pacer.model.PacingShard;
 import io.pacer.monitoring.PacerMetrics;
 import io.pacer.pipeline.PacerPipeline;
-import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.Replier;
-import io.pacer.pipeline.SnapshotCommand;
-import io.pacer.pipeline.journal.JournalRecovery;
-import io.pacer.pipeline.journal.JournalWriter;
-import io.pacer.pipeline.journal.Journaler;
-import io.pacer.pipeline.journal.SnapshotStore;
-import io.pacer.pipeline.journal.WritingJournaler;
 import io.pacer.server.admin.AdminHandler;
 import io.pacer.server.admin.AdminServer;
 import io.pacer.server.admin.BearerTokenCheck;
@@ -19,14 +11,9 @@ import io.pacer.server.admin.HealthState;
 import io.pacer.server.admin.MetricsEndpoint;
 import io.pacer.server.admin.PrometheusEndpoint;
 import io.pacer.server.config.AdminConfig;
-import io.pacer.server.config.InvalidConfigException;
-import io.pacer.server.config.JournalConfig;
 import io.pacer.server.config.PacerConfig;
-import io.pacer.server.gateway.ConnectionEvent;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
-import io.pacer.units.Units;
-import io.pacer.wire.ErrorCode;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
@@ -34,10 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -46,8 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * started in that order (the gateway opens last, once state is loaded) and stopped in reverse
  * (the gateway stops reading first, the ring drains, answers go out, then connections close).
  *
- * <p>Over 300 lines, still to split (issue #13): the metrics catalogue and the parts that can be off
- * (journal, snapshots, watcher, metrics, today null when off) are to become their own classes.
+ * <p>What it starts lives elsewhere: the journal, recovery and snapshots in {@link ServerJournal}
+ * (one that is off when the journal is), the metrics catalogue in {@link ServerMetrics}.
  */
 public final class PacerServer implements AutoCloseable
 {
@@ -62,12 +45,10 @@ public final class PacerServer implements AutoCloseable
     private final BearerTokenCheck auth;
     private final CampaignsFileWatcher watcher;
     private final PacerMetrics metrics;
-    private final JournalWriter journal;
+    private final ServerJournal journal;
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
-    private JournalRecovery.Result recovery = new JournalRecovery.Result(0, 0);
-    private ScheduledExecutorService snapshots;
 
     public PacerServer(final PacerConfig config)
     {
@@ -84,23 +65,19 @@ public final class PacerServer implements AutoCloseable
         }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
-        final JournalConfig journalConfig = config.journal();
-        this.journal = journalConfig.enabled() ? new JournalWriter(journalConfig.dir(), 0,
-            config.pipeline().shards(), config.pipeline().policy(), journalConfig.segmentBytes(), journalConfig.fsync(),
-            Units.durationMillis(journalConfig.fsyncInterval().toMillis())) : null;
+        this.journal = ServerJournal.create(config);
         this.gateway = new GatewayServer(config.gateway().ioThreads());
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
-            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(),
-            journal == null ? Journaler.NONE : new WritingJournaler(journal), gateway.drainLoop());
+            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journal.journaler(), gateway.drainLoop());
         this.auth = new BearerTokenCheck(config.admin().token());
         this.adminHandler = new AdminHandler(pipeline, auth, health,
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = !config.campaigns().watched() ? null :
             new CampaignsFileWatcher(config.campaigns().file(), config.campaigns().pollInterval(), pipeline,
-                journal == null ? null : journalConfig.dir().resolve("campaigns-file.applied.json"));
+                journal.appliedCampaignsFile());
         if (metrics != null)
         {
-            registerMetrics(metrics);
+            ServerMetrics.register(metrics, pipeline, gateway, adminHandler, auth, journal, watcher);
         }
     }
 
@@ -108,53 +85,6 @@ public final class PacerServer implements AutoCloseable
     {
         final String version = PacerServer.class.getPackage().getImplementationVersion();
         return version == null ? "development" : version;
-    }
-
-    private void registerMetrics(final PacerMetrics m)
-    {
-        final GatewayStats stats = gateway.stats();
-        m.bindPipeline(pipeline, () -> stats.total(GatewayStats.SHED));
-        m.counter("pacer.requests", "Messages received from gateways, by type", null,
-            () -> stats.total(GatewayStats.BID_REQUESTS), "type", "bid_request");
-        m.counter("pacer.requests", "Messages received from gateways, by type", null,
-            () -> stats.total(GatewayStats.WIN_NOTICES), "type", "win_notice");
-        m.counter("pacer.requests", "Messages received from gateways, by type", null,
-            () -> stats.total(GatewayStats.LOSS_NOTICES), "type", "loss_notice");
-        for (final ErrorCode code : ErrorCode.values())
-        {
-            if (code != ErrorCode.NULL_VAL)
-            {
-                m.counter("pacer.protocol.errors", "Protocol errors answered with an Error message, by code", null,
-                    () -> stats.protocolErrors(code), "code", code.name().toLowerCase(Locale.ROOT));
-            }
-        }
-        m.gauge("pacer.connections.open", "Gateway connections open now", null, stats::openConnections);
-        for (final ConnectionEvent event : ConnectionEvent.values())
-        {
-            m.counter(event.metricName(), event.help(), null, () -> stats.total(event));
-        }
-        m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
-        m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
-        m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
-        m.counter("pacer.admin.ring.waits", "Admin commands that found the ring full and were retried", null,
-            adminHandler::ringWaits);
-        m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
-            auth::rejections);
-        if (journal != null)
-        {
-            final JournalWriter writer = journal;
-            m.counter("pacer.journal.written", "Bytes written to the journal", "bytes", writer::bytesWritten);
-            m.counter("pacer.journal.fsyncs", "Journal fsyncs", null, writer::fsyncs);
-            m.gauge("pacer.journal.failed", "1 once a journal write or fsync failed: the pacer answers no BIDs until restarted",
-                null, () -> pipeline.journalFailed() ? 1 : 0);
-        }
-        if (watcher != null)
-        {
-            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::reloads,
-                "result", "ok");
-            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::rejections,
-                "result", "rejected");
-        }
     }
 
     /**
@@ -180,92 +110,40 @@ public final class PacerServer implements AutoCloseable
         final AdminConfig adminConfig = config.admin();
         adminAddress = admin.bind(adminConfig.host(), adminConfig.port(), adminHandler, adminConfig.maxBodyBytes(),
             ServerTls.context(adminConfig.tls()));
-        if (journal != null)
-        {
-            recover();
-        }
+        journal.recover(pipeline, config);
         pipeline.start();
         if (watcher != null)
         {
             watcher.loadInitial();
             watcher.start();
         }
-        if (journal != null && config.journal().snapshots())
-        {
-            snapshots = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-snapshots"));
-            final long every = config.journal().snapshotInterval().toMillis();
-            snapshots.scheduleWithFixedDelay(() ->
-            {
-                try
-                {
-                    snapshotNow();
-                }
-                catch (final RuntimeException ex)
-                {
-                    LOG.error("snapshot failed", ex);
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
-        }
+        journal.startSnapshots(pipeline);
         gatewayAddress = gateway.bind(config.gateway(), pipeline, ServerTls.context(config.gateway().tls()));
         health.up();
         return this;
     }
 
-    /** Rebuilds every shard's state from the journal, before any consumer runs. */
-    private void recover()
-    {
-        final List<PacingShard> shards = pipeline.shardStates();
-        try
-        {
-            recovery = JournalRecovery.recover(config.journal().dir(), shards, config.pipeline().policy(), journal,
-                config.journal().truncateCorrupt());
-        }
-        catch (final JournalRecovery.ShapeMismatchException ex)
-        {
-            throw new InvalidConfigException("pacer.pipeline.shards / pacer.pacing", ex.getMessage());
-        }
-    }
-
     /**
      * Takes a snapshot now, through the ring, and writes it beside the journal (then applies
      * retention); returns the file. Waits up to 60 s.
+     *
+     * @throws IllegalStateException without the journal ({@code pacer.journal.enabled})
      */
     public Path snapshotNow()
     {
-        if (journal == null)
-        {
-            throw new IllegalStateException("snapshots need the journal (pacer.journal.enabled)");
-        }
-        final SnapshotCommand taken;
-        try
-        {
-            taken = pipeline.requestSnapshot().get(60, TimeUnit.SECONDS);
-        }
-        catch (final Exception ex)
-        {
-            throw new IllegalStateException("snapshot not taken", ex);
-        }
-        final Path dir = config.journal().dir();
-        final Path file = SnapshotStore.write(dir, taken);
-        LOG.info("snapshot {} written (covers journal sequences below {})", file, taken.coveredSequence());
-        SnapshotStore.pruneSnapshots(dir);
-        if (!config.journal().retainCovered())
-        {
-            SnapshotStore.retire(dir, taken.coveredSequence());
-        }
-        return file;
+        return journal.snapshotNow(pipeline);
     }
 
     /** The journal sequence recovery started replaying from (0: no snapshot). */
     public long recoveredFromSequence()
     {
-        return recovery.fromSequence();
+        return journal.recovery().fromSequence();
     }
 
     /** Journal events replayed at start-up. */
     public long replayedEvents()
     {
-        return recovery.replayedEvents();
+        return journal.recovery().replayedEvents();
     }
 
     public InetSocketAddress gatewayAddress()
@@ -348,10 +226,7 @@ public final class PacerServer implements AutoCloseable
         closed = true;
         LOG.info("pacer stopping");
         health.down();
-        if (snapshots != null)
-        {
-            snapshots.shutdownNow();
-        }
+        journal.close();
         gateway.stopIntake();
         awaitHeldNotices();
         if (watcher != null)

@@ -1,0 +1,65 @@
+package io.pacer.server;
+
+import io.pacer.monitoring.PacerMetrics;
+import io.pacer.pipeline.PacerPipeline;
+import io.pacer.server.admin.AdminHandler;
+import io.pacer.server.admin.BearerTokenCheck;
+import io.pacer.server.gateway.ConnectionEvent;
+import io.pacer.server.gateway.GatewayServer;
+import io.pacer.server.gateway.GatewayStats;
+import io.pacer.wire.ErrorCode;
+
+import java.util.Locale;
+
+/**
+ * The server's metrics catalogue: every meter the server registers beyond the pipeline's own,
+ * in one list. Each reads a count its single writer keeps; nothing here counts on a hot path.
+ */
+final class ServerMetrics
+{
+    private ServerMetrics()
+    {
+    }
+
+    static void register(
+        final PacerMetrics m, final PacerPipeline pipeline, final GatewayServer gateway, final AdminHandler admin,
+        final BearerTokenCheck auth, final ServerJournal journal, final CampaignsFileWatcher watcher)
+    {
+        final GatewayStats stats = gateway.stats();
+        m.bindPipeline(pipeline, () -> stats.total(GatewayStats.SHED));
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.BID_REQUESTS), "type", "bid_request");
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.WIN_NOTICES), "type", "win_notice");
+        m.counter("pacer.requests", "Messages received from gateways, by type", null,
+            () -> stats.total(GatewayStats.LOSS_NOTICES), "type", "loss_notice");
+        for (final ErrorCode code : ErrorCode.values())
+        {
+            if (code != ErrorCode.NULL_VAL)
+            {
+                m.counter("pacer.protocol.errors", "Protocol errors answered with an Error message, by code", null,
+                    () -> stats.protocolErrors(code), "code", code.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        m.gauge("pacer.connections.open", "Gateway connections open now", null, stats::openConnections);
+        for (final ConnectionEvent event : ConnectionEvent.values())
+        {
+            m.counter(event.metricName(), event.help(), null, () -> stats.total(event));
+        }
+        m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
+        m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
+        m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
+        m.counter("pacer.admin.ring.waits", "Admin commands that found the ring full and were retried", null,
+            admin::ringWaits);
+        m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
+            auth::rejections);
+        journal.register(m, pipeline);
+        if (watcher != null)
+        {
+            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::reloads,
+                "result", "ok");
+            m.counter("pacer.campaigns.file.reloads", "Campaigns-file loads, by result", null, watcher::rejections,
+                "result", "rejected");
+        }
+    }
+}
