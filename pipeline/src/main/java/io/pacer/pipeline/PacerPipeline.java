@@ -39,9 +39,14 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * Every event is stamped with the ingress time by its producer; shards read no clock.
  *
+ * Every publish is the same three steps: {@link #claim} a slot (the one place that knows what a
+ * full ring means on each thread), fill it through one of {@link PacerEvent}'s typed setters, and
+ * {@link #commit} it. The fill is a plain method call rather than a Disruptor
+ * {@code EventTranslator}, whose arguments would travel through varargs or a capturing object
+ * on the hot path.
+ *
  * <p>Over 300 lines because it is the one place that wires the ring in both threading modes (the
- * composition root of the pipeline, in the way Aeron's {@code MediaDriver} is); still to do (issue
- * #13): its publish methods share one claim/fill/publish primitive.
+ * composition root of the pipeline, in the way Aeron's {@code MediaDriver} is).
  */
 public final class PacerPipeline implements AutoCloseable
 {
@@ -162,7 +167,7 @@ public final class PacerPipeline implements AutoCloseable
         }
         final boolean drainsItself = drainer != null && drainLoop.inLoop();
         ring.get(sequence).bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, !drainsItself);
-        ring.publish(sequence);
+        commit(sequence, false);
         return true;
     }
 
@@ -189,7 +194,7 @@ public final class PacerPipeline implements AutoCloseable
             return false;
         }
         ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, epochMillis, ingressNanos);
-        ring.publish(sequence);
+        commit(sequence, false);
         return true;
     }
 
@@ -202,7 +207,7 @@ public final class PacerPipeline implements AutoCloseable
     {
         final long sequence = claim(true);
         ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
     }
 
     /**
@@ -218,7 +223,7 @@ public final class PacerPipeline implements AutoCloseable
             return false;
         }
         ring.get(sequence).endOfStream(responder, now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
         return true;
     }
 
@@ -241,7 +246,7 @@ public final class PacerPipeline implements AutoCloseable
             return false;
         }
         ring.get(sequence).admin(command, now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
         return true;
     }
 
@@ -255,7 +260,7 @@ public final class PacerPipeline implements AutoCloseable
         }
         final long sequence = claim(true);
         ring.get(sequence).admin(command, now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
         return command;
     }
 
@@ -273,7 +278,7 @@ public final class PacerPipeline implements AutoCloseable
         }
         final long sequence = claim(true);
         ring.get(sequence).snapshot(request, now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
         return request;
     }
 
@@ -282,7 +287,7 @@ public final class PacerPipeline implements AutoCloseable
     {
         final long sequence = claim(true);
         ring.get(sequence).tick(now(), System.nanoTime());
-        publishAndWake(sequence);
+        commit(sequence, true);
     }
 
     /**
@@ -331,10 +336,17 @@ public final class PacerPipeline implements AutoCloseable
         }
     }
 
-    private void publishAndWake(final long sequence)
+    /**
+     * Makes a filled slot visible to the consumers; {@code wake}: and has a shared drain loop
+     * drain soon (a gateway read wakes once for all its frames instead, see {@link #wake()}).
+     */
+    private void commit(final long sequence, final boolean wake)
     {
         ring.publish(sequence);
-        wake();
+        if (wake)
+        {
+            wake();
+        }
     }
 
     /**
