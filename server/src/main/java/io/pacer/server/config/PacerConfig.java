@@ -81,6 +81,7 @@ public record PacerConfig(
                 .withFallback(ConfigFactory.defaultReference())
                 .resolve();
             resolved.checkValid(ConfigFactory.defaultReference(), "pacer");
+            UnknownKeys.check(resolved, ConfigFactory.defaultReference());
         }
         catch (final ConfigException ex)
         {

@@ -75,6 +75,34 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldRefuseAnUnknownKeyNamingItAndTheKeyItWasMeantToBe() throws Exception
+    {
+        assertInvalid(Map.of("pacer.admin.tokn", "secret"), "pacer.admin.tokn: unknown key; did you mean pacer.admin.token?");
+        final Path file = Files.createTempFile("pacer", ".conf");
+        Files.writeString(file, "pacer.pipeline.shard = 2\n");
+        assertThatThrownBy(() -> PacerConfig.load(file))
+            .isInstanceOf(InvalidConfigException.class)
+            .hasMessageContaining("pacer.pipeline.shard: unknown key; did you mean pacer.pipeline.shards?");
+        Files.delete(file);
+    }
+
+    @Test
+    void shouldRefuseAKeyThisVersionDoesNotHaveRatherThanRunWithoutIt()
+    {
+        // a security key from a newer release must not be accepted and then ignored
+        assertInvalid(Map.of("pacer.gateway.tls.client-ca-file", "/etc/pacer/gateways-ca.pem"),
+            "pacer.gateway.tls.client-ca-file: unknown key;");
+        assertInvalid(Map.of("pacer.admin.tokn", "a", "pacer.gateway.prot", 1), "(and 1 more: [pacer.admin.tokn, pacer.gateway.prot])");
+    }
+
+    @Test
+    void shouldAcceptEveryKeyOfTheShippedOperatorTemplate()
+    {
+        final PacerConfig config = PacerConfig.load(Path.of("../conf/application.conf"));
+        assertThat(config.gateway().port()).isPositive();
+    }
+
+    @Test
     void shouldRefuseAMissingConfigFile()
     {
         assertThatThrownBy(() -> PacerConfig.load(Path.of("/nonexistent/pacer.conf")))
