@@ -77,7 +77,7 @@ public final class PacerServer implements AutoCloseable
                 journal.appliedCampaignsFile());
         if (metrics != null)
         {
-            ServerMetrics.register(metrics, pipeline, gateway, adminHandler, auth, journal, watcher);
+            ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);
         }
     }
 
@@ -108,8 +108,7 @@ public final class PacerServer implements AutoCloseable
     private PacerServer startAll() throws InterruptedException
     {
         final AdminConfig adminConfig = config.admin();
-        adminAddress = admin.bind(adminConfig.host(), adminConfig.port(), adminHandler, adminConfig.maxBodyBytes(),
-            ServerTls.context(adminConfig.tls()));
+        adminAddress = admin.bind(adminConfig, adminHandler, ServerTls.context(adminConfig.tls()));
         journal.recover(pipeline, config);
         pipeline.start();
         if (watcher != null)

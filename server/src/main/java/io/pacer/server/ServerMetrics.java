@@ -3,6 +3,7 @@ package io.pacer.server;
 import io.pacer.monitoring.PacerMetrics;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.admin.AdminHandler;
+import io.pacer.server.admin.AdminServer;
 import io.pacer.server.admin.BearerTokenCheck;
 import io.pacer.server.gateway.ConnectionEvent;
 import io.pacer.server.gateway.GatewayServer;
@@ -22,8 +23,8 @@ final class ServerMetrics
     }
 
     static void register(
-        final PacerMetrics m, final PacerPipeline pipeline, final GatewayServer gateway, final AdminHandler admin,
-        final BearerTokenCheck auth, final ServerJournal journal, final CampaignsFileWatcher watcher)
+        final PacerMetrics m, final PacerPipeline pipeline, final GatewayServer gateway, final AdminServer adminServer,
+        final AdminHandler admin, final BearerTokenCheck auth, final ServerJournal journal, final CampaignsFileWatcher watcher)
     {
         final GatewayStats stats = gateway.stats();
         m.bindPipeline(pipeline, () -> stats.total(GatewayStats.SHED));
@@ -51,6 +52,9 @@ final class ServerMetrics
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));
         m.counter("pacer.admin.ring.waits", "Admin commands that found the ring full and were retried", null,
             admin::ringWaits);
+        m.counter("pacer.admin.connections.not.allowed",
+            "Admin connections closed at accept, before any read: their source is not in pacer.admin.allow", null,
+            adminServer::notAllowed);
         m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
             auth::rejections);
         journal.register(m, pipeline);

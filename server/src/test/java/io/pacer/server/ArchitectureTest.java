@@ -156,6 +156,16 @@ class ArchitectureTest
     }
 
     @Test
+    void shouldLetOnlyTheCommandLineReachTheLoadGenerator()
+    {
+        noClasses().that().resideInAPackage("io.pacer.server..")
+            .and().haveNameNotMatching("io\\.pacer\\.server\\.(PacerCli|DemoCommand)(\\$.*)?")
+            .should().dependOnClassesThat().resideInAPackage("io.pacer.loadtest..")
+            .because("the running server never needs the load generator: only bin/pacer's loadtest and demo commands do")
+            .check(PRODUCTION);
+    }
+
+    @Test
     void shouldKeepTheConfigurationFreeOfNetty()
     {
         noClasses().that().resideInAPackage("io.pacer.server.config..")

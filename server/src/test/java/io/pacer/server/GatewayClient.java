@@ -37,8 +37,19 @@ final class GatewayClient implements AutoCloseable
     /** Over TLS when {@code tls} is given (the handshake happens on first use). */
     GatewayClient(final InetSocketAddress address, final javax.net.ssl.SSLContext tls) throws IOException
     {
+        this(address, tls, null);
+    }
+
+    /** From the local address {@code from} (e.g. 127.0.0.2, a second loopback source), if given. */
+    GatewayClient(final InetSocketAddress address, final javax.net.ssl.SSLContext tls, final java.net.InetAddress from)
+        throws IOException
+    {
         final Socket plain = new Socket();
         plain.setTcpNoDelay(true);
+        if (from != null)
+        {
+            plain.bind(new InetSocketAddress(from, 0));
+        }
         plain.connect(address, 5_000);
         socket = tls == null ? plain :
             tls.getSocketFactory().createSocket(plain, address.getHostString(), address.getPort(), true);

@@ -7,12 +7,15 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.pacer.server.config.AdminConfig;
+import io.pacer.server.net.SourceFilter;
 import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The admin HTTP listener, on its own event loop, apart from the gateway's. */
 public final class AdminServer implements AutoCloseable
@@ -20,13 +23,20 @@ public final class AdminServer implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
 
     private final EventLoopGroup group = Transport.group(1, "pacer-admin");
+    private final AtomicLong notAllowed = new AtomicLong();
     private Channel serverChannel;
 
+    /** Connections closed at accept because their source is not in {@code pacer.admin.allow}. */
+    public long notAllowed()
+    {
+        return notAllowed.get();
+    }
+
     /** @return the bound address */
-    public InetSocketAddress bind(
-        final String host, final int port, final AdminHandler handler, final int maxBodyBytes, final SslContext tls)
+    public InetSocketAddress bind(final AdminConfig config, final AdminHandler handler, final SslContext tls)
         throws InterruptedException
     {
+        final SourceFilter sources = new SourceFilter(config.allow());
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(group)
             .channel(Transport.serverChannel())
@@ -35,17 +45,24 @@ public final class AdminServer implements AutoCloseable
                 @Override
                 protected void initChannel(final Channel ch)
                 {
+                    if (!sources.allows(ch.remoteAddress()))
+                    {
+                        // before any handler is added: nothing from it is ever read
+                        notAllowed.incrementAndGet();
+                        ch.close();
+                        return;
+                    }
                     if (tls != null)
                     {
                         ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                     }
                     ch.pipeline()
                         .addLast(new HttpServerCodec())
-                        .addLast(new HttpObjectAggregator(maxBodyBytes))
+                        .addLast(new HttpObjectAggregator(config.maxBodyBytes()))
                         .addLast(handler);
                 }
             });
-        serverChannel = bootstrap.bind(host, port).sync().channel();
+        serverChannel = bootstrap.bind(config.host(), config.port()).sync().channel();
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
         LOG.info("admin listening on {}://{}:{}", tls == null ? "http" : "https", address.getHostString(), address.getPort());
         return address;

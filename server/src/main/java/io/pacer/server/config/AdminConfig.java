@@ -14,9 +14,10 @@ import java.net.UnknownHostException;
  * @param token        the bearer token every request must carry; empty: none (loopback only)
  * @param maxBodyBytes largest request body accepted
  * @param tls          server TLS files, or none for plain HTTP
+ * @param allow        the sources connections are accepted from ({@code pacer.admin.allow})
  */
 @Immutable
-public record AdminConfig(String host, int port, String token, int maxBodyBytes, TlsFiles tls)
+public record AdminConfig(String host, int port, String token, int maxBodyBytes, TlsFiles tls, SourceAllowlist allow)
 {
     static final String PREFIX = "pacer.admin.";
 
@@ -35,7 +36,8 @@ public record AdminConfig(String host, int port, String token, int maxBodyBytes,
     static AdminConfig read(final ConfigReader in)
     {
         return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
-            in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"));
+            in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
+            new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }
 
     static boolean isLoopback(final String host)

@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -47,6 +48,11 @@ final class ConfigReader
     int integer(final String key)
     {
         return read(key, config::getInt, "must be an integer: ");
+    }
+
+    List<String> strings(final String key)
+    {
+        return read(key, config::getStringList, "must be a list of strings: ");
     }
 
     long bytes(final String key)

@@ -19,11 +19,12 @@ import java.time.Duration;
  * @param slowReaderTimeout  close a connection that stays past the high-water mark this long;
  *                           zero: never
  * @param tls                server TLS files, or none for plain TCP
+ * @param allow              the sources connections are accepted from ({@code pacer.gateway.allow})
  */
 @Immutable
 public record GatewayConfig(
     String host, int port, int ioThreads, int maxFrameBytes, int maxConnections, Duration idleTimeout,
-    long writeHighWaterMark, long maxUnwrittenBytes, Duration slowReaderTimeout, TlsFiles tls)
+    long writeHighWaterMark, long maxUnwrittenBytes, Duration slowReaderTimeout, TlsFiles tls, SourceAllowlist allow)
 {
     static final String PREFIX = "pacer.gateway.";
 
@@ -57,6 +58,7 @@ public record GatewayConfig(
             in.bytes(PREFIX + "write-high-water-mark"),
             in.bytes(PREFIX + "max-unwritten-bytes"),
             in.duration(PREFIX + "slow-reader-timeout"),
-            in.tls("pacer.gateway"));
+            in.tls("pacer.gateway"),
+            new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }
 }

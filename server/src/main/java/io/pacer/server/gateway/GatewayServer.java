@@ -14,6 +14,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.config.GatewayConfig;
+import io.pacer.server.net.SourceFilter;
 import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,7 @@ public final class GatewayServer implements AutoCloseable
         // GatewayConfig bounds the mark to 64 MiB
         final int highWaterMark = (int)settings.writeHighWaterMark();
         final WriteBufferWaterMark waterMark = new WriteBufferWaterMark(highWaterMark / 2, highWaterMark);
+        final SourceFilter sources = new SourceFilter(settings.allow());
         final ServerBootstrap bootstrap = new ServerBootstrap()
             .group(bossGroup, ioGroup)
             .channel(Transport.serverChannel())
@@ -81,6 +83,13 @@ public final class GatewayServer implements AutoCloseable
                 @Override
                 protected void initChannel(final Channel ch)
                 {
+                    if (!sources.allows(ch.remoteAddress()))
+                    {
+                        // before any handler is added: nothing from it is ever read
+                        stats.count(ConnectionEvent.NOT_ALLOWED);
+                        ch.close();
+                        return;
+                    }
                     if (connections.size() >= settings.maxConnections())
                     {
                         stats.count(ConnectionEvent.REFUSED);

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +65,9 @@ class PacerConfigTest
         assertInvalid(Map.of("pacer.journal.segment-size", "1KiB"), "pacer.journal.segment-size: must be between");
         assertInvalid(Map.of("pacer.campaigns.poll-interval", "0s"), "pacer.campaigns.poll-interval: must be positive");
         assertInvalid(Map.of("pacer.shutdown.timeout", "0s"), "pacer.shutdown.timeout: must be positive");
+        assertInvalid(Map.of("pacer.gateway.allow", List.of("10.0.0.0/33")), "pacer.gateway.allow: \"10.0.0.0/33\": the prefix length must be between 0 and 32");
+        assertInvalid(Map.of("pacer.admin.allow", List.of("gateways.example.com")), "pacer.admin.allow: \"gateways.example.com\" is not an IP address");
+        assertInvalid(Map.of("pacer.gateway.allow", "10.0.0.0/8"), "pacer.gateway.allow: Wrong value type at 'pacer.gateway.allow', expecting: list");
     }
 
     @Test
