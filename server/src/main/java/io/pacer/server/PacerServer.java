@@ -14,6 +14,7 @@ import io.pacer.server.config.AdminConfig;
 import io.pacer.server.config.PacerConfig;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
+import io.pacer.server.gateway.PermissionCounters;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
@@ -66,7 +67,7 @@ public final class PacerServer implements AutoCloseable
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         this.journal = ServerJournal.create(config);
-        this.gateway = new GatewayServer(config.gateway().ioThreads());
+        this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions());
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
             metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journal.journaler(), gateway.drainLoop());
         this.auth = new BearerTokenCheck(config.admin().token());
@@ -196,6 +197,12 @@ public final class PacerServer implements AutoCloseable
     public GatewayStats gatewayStats()
     {
         return gateway.stats();
+    }
+
+    /** Gateway messages refused by {@code pacer.gateway.permissions}, per identity. */
+    public PermissionCounters gatewayPermissionCounters()
+    {
+        return gateway.permissionCounters();
     }
 
     public CampaignsFileWatcher watcher()

@@ -47,6 +47,13 @@ final class ServerMetrics
         {
             m.counter(event.metricName(), event.help(), null, () -> stats.total(event));
         }
+        gateway.permissionCounters().all().forEach((identity, refusals) ->
+        {
+            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateway.permissions, by identity and why",
+                null, refusals.notPermitted()::get, "gateway", identity, "reason", "not_permitted");
+            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateway.permissions, by identity and why",
+                null, refusals.outsideCampaigns()::get, "gateway", identity, "reason", "outside_campaigns");
+        });
         m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));
         m.counter("pacer.gateway.sent", "Bytes sent to gateways", "bytes", () -> stats.total(GatewayStats.BYTES_OUT));

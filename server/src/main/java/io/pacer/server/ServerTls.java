@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -27,15 +28,23 @@ final class ServerTls
         }
         try
         {
-            final SslContext context = SslContextBuilder.forServer(files.certFile().toFile(), files.keyFile().toFile()).build();
-            LoggerFactory.getLogger(ServerTls.class).info("{}: TLS with {} ({})", files.prefix(), files.certFile(),
+            final SslContextBuilder builder = SslContextBuilder.forServer(files.certFile().toFile(), files.keyFile().toFile());
+            if (files.mutual())
+            {
+                builder.trustManager(files.clientCaFile().toFile()).clientAuth(ClientAuth.REQUIRE);
+            }
+            final SslContext context = builder.build();
+            LoggerFactory.getLogger(ServerTls.class).info("{}: TLS with {}{} ({})", files.prefix(), files.certFile(),
+                files.mutual() ? ", client certificates required, chaining to " + files.clientCaFile() : "",
                 OpenSsl.isAvailable() ? "BoringSSL through netty-tcnative" : "the JDK's TLS: netty-tcnative is not available here");
             return context;
         }
         catch (final Exception | Error ex)
         {
             throw new InvalidConfigException(files.prefix() + ".tls.cert-file",
-                "with " + files.prefix() + ".tls.key-file, must be a PEM certificate chain and its PEM (PKCS#8) key: " + ex);
+                "with " + files.prefix() + ".tls.key-file" + (files.mutual() ? " and .tls.client-ca-file" : "") +
+                ", must be a PEM certificate chain and its PEM (PKCS#8) key" +
+                (files.mutual() ? ", and a PEM bundle of CA certificates" : "") + ": " + ex);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.pacer.server.config;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigObject;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,17 @@ final class ConfigReader
         return read(key, config::getStringList, "must be a list of strings: ");
     }
 
+    /** The keys directly under {@code key}, in sorted order; none if it is absent. */
+    List<String> childNames(final String key)
+    {
+        if (!config.hasPath(key))
+        {
+            return List.of();
+        }
+        final ConfigObject object = read(key, config::getObject, "must be an object: ");
+        return object.keySet().stream().sorted().toList();
+    }
+
     long bytes(final String key)
     {
         return read(key, config::getBytes, "must be a size such as 256KiB: ");
@@ -101,6 +113,8 @@ final class ConfigReader
     /** The listener's TLS files under {@code prefix}. */
     TlsFiles tls(final String prefix)
     {
-        return new TlsFiles(prefix, path(prefix + ".tls.cert-file"), path(prefix + ".tls.key-file"));
+        final String clientCa = prefix + ".tls.client-ca-file";
+        return new TlsFiles(prefix, path(prefix + ".tls.cert-file"), path(prefix + ".tls.key-file"),
+            has(clientCa) ? path(clientCa) : null);
     }
 }

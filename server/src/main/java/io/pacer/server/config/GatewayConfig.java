@@ -20,11 +20,13 @@ import java.time.Duration;
  *                           zero: never
  * @param tls                server TLS files, or none for plain TCP
  * @param allow              the sources connections are accepted from ({@code pacer.gateway.allow})
+ * @param permissions        what each gateway identity may send ({@code pacer.gateway.permissions})
  */
 @Immutable
 public record GatewayConfig(
     String host, int port, int ioThreads, int maxFrameBytes, int maxConnections, Duration idleTimeout,
-    long writeHighWaterMark, long maxUnwrittenBytes, Duration slowReaderTimeout, TlsFiles tls, SourceAllowlist allow)
+    long writeHighWaterMark, long maxUnwrittenBytes, Duration slowReaderTimeout, TlsFiles tls, SourceAllowlist allow,
+    GatewayPermissions permissions)
 {
     static final String PREFIX = "pacer.gateway.";
 
@@ -44,6 +46,11 @@ public record GatewayConfig(
                 "must exceed " + PREFIX + "write-high-water-mark (" + writeHighWaterMark + " bytes), was " + maxUnwrittenBytes);
         }
         Check.nonNegative(PREFIX + "slow-reader-timeout", slowReaderTimeout);
+        if (permissions.enforced() && !tls.mutual())
+        {
+            throw new InvalidConfigException(GatewayPermissions.KEY,
+                "needs " + PREFIX + "tls.client-ca-file: a gateway's identity is its client certificate");
+        }
     }
 
     static GatewayConfig read(final ConfigReader in)
@@ -59,6 +66,7 @@ public record GatewayConfig(
             in.bytes(PREFIX + "max-unwritten-bytes"),
             in.duration(PREFIX + "slow-reader-timeout"),
             in.tls("pacer.gateway"),
-            new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
+            new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")),
+            GatewayPermissions.read(in));
     }
 }

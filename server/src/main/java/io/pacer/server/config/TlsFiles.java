@@ -10,12 +10,14 @@ import java.nio.file.Path;
  * by {@code <prefix>.tls.cert-file} and {@code <prefix>.tls.key-file}. Both empty: plain TCP.
  * The listener builds its TLS context from these files when it binds ({@code ServerTls}).
  *
- * @param prefix   the listener's config prefix, for messages naming the key
- * @param certFile the certificate chain, or null
- * @param keyFile  the private key, or null
+ * @param prefix       the listener's config prefix, for messages naming the key
+ * @param certFile     the certificate chain, or null
+ * @param keyFile      the private key, or null
+ * @param clientCaFile the CA bundle client certificates must chain to (mutual TLS), or null
+ *                     for none ({@code pacer.gateway.tls.client-ca-file}; the gateway's only)
  */
 @Immutable
-public record TlsFiles(String prefix, Path certFile, Path keyFile)
+public record TlsFiles(String prefix, Path certFile, Path keyFile, Path clientCaFile)
 {
     public TlsFiles
     {
@@ -26,17 +28,29 @@ public record TlsFiles(String prefix, Path certFile, Path keyFile)
         }
         requireReadable(prefix + ".tls.cert-file", certFile);
         requireReadable(prefix + ".tls.key-file", keyFile);
+        if (clientCaFile != null && certFile == null)
+        {
+            throw new InvalidConfigException(prefix + ".tls.client-ca-file",
+                "needs " + prefix + ".tls.cert-file and " + prefix + ".tls.key-file: mutual TLS is TLS first");
+        }
+        requireReadable(prefix + ".tls.client-ca-file", clientCaFile);
     }
 
     /** Plain TCP for the listener under {@code prefix}. */
     public static TlsFiles none(final String prefix)
     {
-        return new TlsFiles(prefix, null, null);
+        return new TlsFiles(prefix, null, null, null);
     }
 
     public boolean enabled()
     {
         return certFile != null;
+    }
+
+    /** Whether clients must present a certificate that chains to {@link #clientCaFile}. */
+    public boolean mutual()
+    {
+        return clientCaFile != null;
     }
 
     private static void requireReadable(final String key, final Path file)

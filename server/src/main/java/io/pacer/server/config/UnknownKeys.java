@@ -17,6 +17,8 @@ final class UnknownKeys
 {
     /** Known keys that {@code reference.conf} documents without setting. */
     static final Set<String> OPTIONAL = Set.of("pacer.pacing.notice-dedupe-window");
+    /** Sections whose keys are names the operator chooses, checked by their own reader. */
+    static final Set<String> OPEN_SECTIONS = Set.of("pacer.gateway.permissions.");
 
     private UnknownKeys()
     {
@@ -41,7 +43,7 @@ final class UnknownKeys
         for (final Map.Entry<String, ConfigValue> entry : resolved.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();
-            if (!known.contains(key))
+            if (!known.contains(key) && OPEN_SECTIONS.stream().noneMatch(key::startsWith))
             {
                 unknown.add(key);
             }

@@ -10,6 +10,8 @@ public enum ConnectionEvent
     REFUSED("pacer.connections.refused", "Gateway connections closed at once: max-connections were open"),
     NOT_ALLOWED("pacer.connections.not.allowed",
         "Gateway connections closed at accept, before any read: their source is not in pacer.gateway.allow"),
+    TLS_HANDSHAKE_FAILED("pacer.connections.tls.handshake.failed",
+        "Gateway connections refused at the TLS handshake (no client certificate, one from another CA, or not TLS)"),
     IDLE_CLOSED("pacer.connections.idle.closed", "Gateway connections closed after idle-timeout"),
     SLOW_READER_PAUSED("pacer.connections.slow.reader.paused",
         "Times a gateway connection stopped being read: its unwritten answers passed write-high-water-mark"),

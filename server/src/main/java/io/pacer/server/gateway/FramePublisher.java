@@ -3,14 +3,21 @@ package io.pacer.server.gateway;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
+import io.pacer.wire.BidRequestDecoder;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.FrameListener;
+import io.pacer.wire.LossNoticeDecoder;
+import io.pacer.wire.Reason;
+import io.pacer.wire.WinNoticeDecoder;
 
 /**
  * What a gateway connection does with each frame it decodes, on its event loop: a bid or a
  * notice goes into the ring, stamped with the ingress time of the read it came in; a bid that
  * finds the ring full is answered OVERLOADED at once; a notice that finds it full is held (never
  * shed), and decoding stops behind it; a frame that cannot be taken is answered with an Error.
+ * What the gateway may send ({@link ConnectionPermits}) is checked first: a message of a kind it
+ * may not send is answered Error NOT_PERMITTED and skipped; a bid naming a campaign outside its
+ * ids is answered NO_BID UNKNOWN_CAMPAIGN.
  */
 final class FramePublisher implements FrameListener
 {
@@ -21,6 +28,7 @@ final class FramePublisher implements FrameListener
     private final HeldNotice heldNotice;
     /** Called once a notice is held: the connection stops reading and retries. */
     private final Runnable onHeld;
+    private ConnectionPermits permits = ConnectionPermits.ALL;
     private long readEpochMillis;
     private long readNanos;
 
@@ -34,6 +42,12 @@ final class FramePublisher implements FrameListener
         this.loopWriter = loopWriter;
         this.heldNotice = heldNotice;
         this.onHeld = onHeld;
+    }
+
+    /** What the gateway may send, once its identity is known (before any frame under mutual TLS). */
+    void permit(final ConnectionPermits permits)
+    {
+        this.permits = permits;
     }
 
     /**
@@ -50,10 +64,22 @@ final class FramePublisher implements FrameListener
     public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
     {
         counters.increment(GatewayStats.BID_REQUESTS);
+        if (!permits.bids)
+        {
+            refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
+            return;
+        }
+        if (!permits.mayName(campaignId))
+        {
+            // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
+            permits.countOutsideCampaigns();
+            loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
+            return;
+        }
         if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos))
         {
             counters.increment(GatewayStats.SHED);
-            loopWriter.overloaded(requestId);
+            loopWriter.noBid(requestId, Reason.OVERLOADED);
         }
     }
 
@@ -61,6 +87,11 @@ final class FramePublisher implements FrameListener
     public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
     {
         counters.increment(GatewayStats.WIN_NOTICES);
+        if (!permits.wins || !permits.mayName(campaignId))
+        {
+            refuse(requestId, WinNoticeDecoder.TEMPLATE_ID);
+            return;
+        }
         publishOrHold(true, requestId, campaignId, priceCpmMicros);
     }
 
@@ -68,6 +99,11 @@ final class FramePublisher implements FrameListener
     public void onLossNotice(final long requestId, final long campaignId)
     {
         counters.increment(GatewayStats.LOSS_NOTICES);
+        if (!permits.losses || !permits.mayName(campaignId))
+        {
+            refuse(requestId, LossNoticeDecoder.TEMPLATE_ID);
+            return;
+        }
         publishOrHold(false, requestId, campaignId, 0);
     }
 
@@ -76,6 +112,13 @@ final class FramePublisher implements FrameListener
     {
         counters.increment(GatewayStats.errorIndex(code));
         loopWriter.error(requestId, code, templateId);
+    }
+
+    /** A message its gateway may not send: Error NOT_PERMITTED, skipped (nothing is booked), counted. */
+    private void refuse(final long requestId, final int templateId)
+    {
+        permits.countNotPermitted();
+        onInvalidFrame(ErrorCode.NOT_PERMITTED, requestId, templateId);
     }
 
     /** The parser stops after a frame that left a notice held: the frames behind it wait. */

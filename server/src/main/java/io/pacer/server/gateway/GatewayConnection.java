@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.PacerPipeline;
@@ -48,6 +50,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
     static final Object CLOSE_GRACEFULLY = new Object();
 
     private final PacerPipeline pipeline;
+    private final PermissionCounters permissions;
     private final GatewayStats stats;
     private final GatewayConfig settings;
     private final FrameReader reader;
@@ -64,6 +67,8 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
     private SlowReaderGuard slowReader;
 
     private ConnectionState state = ConnectionState.OPEN;
+    /** The gateway's certificate CN under mutual TLS; {@link PeerIdentity#ANONYMOUS} otherwise. */
+    private String identity = PeerIdentity.ANONYMOUS;
     private ByteBuf cumulation;
     /** Guards against decoding again from within a decode (a shared pipeline drains in it). */
     private boolean decoding;
@@ -73,6 +78,13 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
 
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings)
     {
+        this(pipeline, stats, settings, new PermissionCounters(settings.permissions()));
+    }
+
+    public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings,
+        final PermissionCounters permissions)
+    {
+        this.permissions = permissions;
         this.pipeline = pipeline;
         this.stats = stats;
         this.settings = settings;
@@ -89,6 +101,14 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
         this.slowReader = new SlowReaderGuard(ctx.channel(), settings, stats, pauses, this::closeSlowReader);
         this.answers = new AnswerWriter(stats, ctx, slowReader::checkUnwritten, this::closeGracefully);
         this.publisher = new FramePublisher(pipeline, answers, counters, loopWriter, heldNotice, this::noticeHeld);
+        // plain TCP, or TLS without client certificates: no identity (the handshake may give one)
+        publisher.permit(ConnectionPermits.of(permissions, identity));
+    }
+
+    /** Who the gateway is: its certificate's CN under mutual TLS, else empty. */
+    String identity()
+    {
+        return identity;
     }
 
     /** Where the connection is in its life (tests). */
@@ -159,6 +179,23 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
         else if (event == CLOSE_GRACEFULLY)
         {
             closeGracefully();
+        }
+        else if (event instanceof SslHandshakeCompletionEvent handshake)
+        {
+            if (handshake.isSuccess())
+            {
+                identity = PeerIdentity.of(ctx.pipeline().get(SslHandler.class));
+                publisher.permit(ConnectionPermits.of(permissions, identity));
+                LOG.debug("gateway {} identified as \"{}\"", ctx.channel().remoteAddress(), identity);
+            }
+            else
+            {
+                // no certificate, one from another CA, or not TLS at all: Netty closes it
+                stats.count(ConnectionEvent.TLS_HANDSHAKE_FAILED);
+                LOG.debug("gateway {} refused at the TLS handshake: {}", ctx.channel().remoteAddress(),
+                    handshake.cause().toString());
+            }
+            super.userEventTriggered(ctx, event);
         }
         else if (event instanceof IdleStateEvent)
         {

@@ -14,6 +14,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.config.GatewayConfig;
+import io.pacer.server.config.GatewayPermissions;
 import io.pacer.server.net.SourceFilter;
 import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
@@ -39,10 +40,12 @@ public final class GatewayServer implements AutoCloseable
     private final ChannelGroup connections = new DefaultChannelGroup("gateway", GlobalEventExecutor.INSTANCE);
     private final GatewayStats stats = new GatewayStats();
     private final DrainLoop drainLoop;
+    private final PermissionCounters permissions;
     private Channel serverChannel;
 
-    public GatewayServer(final int ioThreads)
+    public GatewayServer(final int ioThreads, final GatewayPermissions permissions)
     {
+        this.permissions = new PermissionCounters(permissions);
         this.bossGroup = Transport.group(1, "pacer-gateway-accept");
         this.ioGroup = Transport.group(ioThreads, "pacer-gateway-io");
         this.drainLoop = new NettyDrainLoop((SingleThreadEventLoop)ioGroup.iterator().next());
@@ -106,7 +109,7 @@ public final class GatewayServer implements AutoCloseable
                         ch.pipeline().addLast("idle",
                             new IdleStateHandler(settings.idleTimeout().toNanos(), 0, 0, TimeUnit.NANOSECONDS));
                     }
-                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings));
+                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings, permissions));
                 }
             });
         serverChannel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
@@ -134,6 +137,12 @@ public final class GatewayServer implements AutoCloseable
     public GatewayStats stats()
     {
         return stats;
+    }
+
+    /** Messages refused by {@code pacer.gateway.permissions}, per identity. */
+    public PermissionCounters permissionCounters()
+    {
+        return permissions;
     }
 
     /** Stops accepting new connections and stops reading existing ones; answers still go out. */

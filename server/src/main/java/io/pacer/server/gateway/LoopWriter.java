@@ -10,7 +10,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The answers a gateway connection writes on its own event loop, without the ring: OVERLOADED
- * for a bid that found the ring full, and Error messages for frames that could not be taken.
+ * for a bid that found the ring full, UNKNOWN_CAMPAIGN for a bid naming a campaign its gateway
+ * may not name, and Error messages for frames that could not be taken.
  * Written as they arise, flushed once per read.
  */
 final class LoopWriter
@@ -27,9 +28,10 @@ final class LoopWriter
         this.counters = counters;
     }
 
-    void overloaded(final long requestId)
+    /** NO_BID with {@code reason}, decided here without the ring (OVERLOADED, UNKNOWN_CAMPAIGN). */
+    void noBid(final long requestId, final Reason reason)
     {
-        write(encoder.bidResponse(scratch, 0, requestId, Reason.OVERLOADED));
+        write(encoder.bidResponse(scratch, 0, requestId, reason));
     }
 
     void error(final long requestId, final ErrorCode code, final int templateId)

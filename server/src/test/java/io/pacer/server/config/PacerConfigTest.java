@@ -93,9 +93,11 @@ class PacerConfigTest
     @Test
     void shouldRefuseAKeyThisVersionDoesNotHaveRatherThanRunWithoutIt()
     {
-        // a security key from a newer release must not be accepted and then ignored
-        assertInvalid(Map.of("pacer.gateway.tls.client-ca-file", "/etc/pacer/gateways-ca.pem"),
-            "pacer.gateway.tls.client-ca-file: unknown key;");
+        // a key from a newer release must not be accepted and then ignored
+        assertInvalid(Map.of("pacer.cluster.members", List.of("127.0.0.1:9410")), "pacer.cluster.members: unknown key;");
+        // nor a misspelt security key, which would leave client authentication off
+        assertInvalid(Map.of("pacer.gateway.tls.client-ca-fille", "/etc/pacer/gateways-ca.pem"),
+            "pacer.gateway.tls.client-ca-fille: unknown key; did you mean pacer.gateway.tls.client-ca-file?");
         assertInvalid(Map.of("pacer.admin.tokn", "a", "pacer.gateway.prot", 1), "(and 1 more: [pacer.admin.tokn, pacer.gateway.prot])");
     }
 
@@ -104,6 +106,20 @@ class PacerConfigTest
     {
         final PacerConfig config = PacerConfig.load(Path.of("../conf/application.conf"));
         assertThat(config.gateway().port()).isPositive();
+    }
+
+    @Test
+    void shouldNameTheKeyOfAnUnusablePermission()
+    {
+        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bid-request")))),
+            "pacer.gateway.permissions: needs pacer.gateway.tls.client-ca-file");
+        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bids")))),
+            "pacer.gateway.permissions.\"bidder-1\".send: \"bids\" is not a message kind");
+        assertInvalid(Map.of("pacer.gateway.permissions",
+                Map.of("feed", Map.of("send", List.of("win-notice"), "campaigns", List.of("20-10")))),
+            "pacer.gateway.permissions.\"feed\".campaigns: \"20-10\": a range must run from a low id to a higher one");
+        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("feed", Map.of("sned", List.of("win-notice")))),
+            "pacer.gateway.permissions.\"feed\".sned: unknown key");
     }
 
     @Test

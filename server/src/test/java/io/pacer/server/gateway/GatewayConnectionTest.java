@@ -1,6 +1,7 @@
 package io.pacer.server.gateway;
 
 import io.pacer.server.config.GatewayConfig;
+import io.pacer.server.config.GatewayPermissions;
 import io.pacer.server.config.SourceAllowlist;
 import io.pacer.server.config.TlsFiles;
 import io.netty.buffer.ByteBuf;
@@ -49,7 +50,8 @@ class GatewayConnectionTest
     private static final Instant T0 = Instant.parse("2026-12-02T00:00:00Z");
     private static final Duration SLOW_READER_TIMEOUT = Duration.ofSeconds(10);
     private static final GatewayConfig SETTINGS = new GatewayConfig("127.0.0.1", 0, 1, 4096, 16, Duration.ZERO, 256 * 1024,
-        4 << 20, SLOW_READER_TIMEOUT, TlsFiles.none("pacer.gateway"), SourceAllowlist.everyone("pacer.gateway.allow"));
+        4 << 20, SLOW_READER_TIMEOUT, TlsFiles.none("pacer.gateway"), SourceAllowlist.everyone("pacer.gateway.allow"),
+        GatewayPermissions.none());
 
     private final ManualDrainLoop loop = new ManualDrainLoop();
     private final CachedEpochClock clock = new CachedEpochClock();
