@@ -207,15 +207,34 @@ fi
 if wants tls; then
   TLS_DIR=server/src/test/resources/tls
   for r in $(seq 1 "$RUNS"); do
-    log "closed loop 8 x 16, plain then TLS, run $r"
+    log "closed loop 8 x 16, plain, TLS, then mutual TLS, run $r"
     start_pacer
     loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup > "$out/tls-plain-$r.json"
     stop_server
-    start_pacer "-Dpacer.gateway.tls.cert-file=$PWD/$TLS_DIR/localhost.crt" "-Dpacer.gateway.tls.key-file=$PWD/$TLS_DIR/localhost.key"
+    # the pacer refuses a key file other users can read: a private copy
+    tls_key=$(mktemp); chmod 600 "$tls_key"; cat "$TLS_DIR/localhost.key" > "$tls_key"
+    start_pacer "-Dpacer.gateway.tls.cert-file=$PWD/$TLS_DIR/localhost.crt" "-Dpacer.gateway.tls.key-file=$tls_key"
     loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup --tls --tls-trust "$TLS_DIR/localhost.crt" \
       > "$out/tls-tls-$r.json"
     grep -o "TLS with .*" "$out/pacer.log" | head -1 > "$out/tls-provider.txt" || true
     stop_server
+    # mutual TLS: a CA made here, the load generator's certificate (CN loadtest) signed by it, and
+    # permissions that let that identity send everything (so the per-frame checks run too)
+    mtls=$(mktemp -d)
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=bench-ca" \
+      -keyout "$mtls/ca.key" -out "$mtls/ca.crt" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=loadtest" \
+      -keyout "$mtls/client.key" -out "$mtls/client.csr" 2>/dev/null
+    openssl x509 -req -in "$mtls/client.csr" -CA "$mtls/ca.crt" -CAkey "$mtls/ca.key" -CAcreateserial -days 2 \
+      -out "$mtls/client.crt" 2>/dev/null
+    start_pacer "-Dpacer.gateway.tls.cert-file=$PWD/$TLS_DIR/localhost.crt" "-Dpacer.gateway.tls.key-file=$tls_key" \
+      "-Dpacer.gateway.tls.client-ca-file=$mtls/ca.crt" \
+      "-Dpacer.gateway.permissions.loadtest.send.0=bid-request" "-Dpacer.gateway.permissions.loadtest.send.1=win-notice" \
+      "-Dpacer.gateway.permissions.loadtest.send.2=loss-notice"
+    loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup --tls --tls-trust "$TLS_DIR/localhost.crt" \
+      --tls-cert "$mtls/client.crt" --tls-key "$mtls/client.key" > "$out/tls-mtls-$r.json"
+    stop_server
+    rm -rf "$mtls" "$tls_key"
   done
 fi
 

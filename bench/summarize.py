@@ -98,15 +98,19 @@ if deadline["0s"] and deadline["5ms"]:
               f"{med([r['latencyMicros']['p99.9'] for r in runs]):,.0f} | {shed:.1%} |")
     print()
 
-plain, tls = load("tls-plain-*.json"), load("tls-tls-*.json")
+plain, tls, mtls = load("tls-plain-*.json"), load("tls-tls-*.json"), load("tls-mtls-*.json")
 if plain and tls:
     provider = open(os.path.join(out, "tls-provider.txt")).read().strip() if os.path.exists(os.path.join(out, "tls-provider.txt")) else "?"
     print(f"## TLS on the gateway (closed loop 8 x 16, alternating, medians; {provider})\n")
     print("| gateway | decisions/s | p50 us | p99 us |\n|---|---|---|---|")
-    for name, runs in (("plain", plain), ("TLS", tls)):
-        print(f"| {name} | {med([r['throughputPerSecond'] for r in runs]):,.0f} | {med([r['latencyMicros']['p50'] for r in runs]):,.0f} | "
-              f"{med([r['latencyMicros']['p99'] for r in runs]):,.0f} |")
-    print(f"\nTLS / plain = **{med([r['throughputPerSecond'] for r in tls]) / med([r['throughputPerSecond'] for r in plain]):.2f}**\n")
+    for name, runs in (("plain", plain), ("TLS", tls), ("mutual TLS, with permissions", mtls)):
+        if runs:
+            print(f"| {name} | {med([r['throughputPerSecond'] for r in runs]):,.0f} | {med([r['latencyMicros']['p50'] for r in runs]):,.0f} | "
+                  f"{med([r['latencyMicros']['p99'] for r in runs]):,.0f} |")
+    print(f"\nTLS / plain = **{med([r['throughputPerSecond'] for r in tls]) / med([r['throughputPerSecond'] for r in plain]):.2f}**")
+    if mtls:
+        print(f"; mutual TLS / TLS = **{med([r['throughputPerSecond'] for r in mtls]) / med([r['throughputPerSecond'] for r in tls]):.2f}**")
+    print()
 
 if os.path.exists(os.path.join(out, "replay.json")):
     rep = json.load(open(os.path.join(out, "replay.json")))

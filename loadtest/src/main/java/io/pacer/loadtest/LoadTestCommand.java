@@ -115,6 +115,13 @@ public final class LoadTestCommand implements Callable<Integer>
         description = "With --tls: trust only this certificate (chain); without it any certificate is accepted.")
     Path tlsTrust;
 
+    @Option(names = "--tls-cert", paramLabel = "PEM",
+        description = "With --tls: present this client certificate (chain) to a gateway port that asks for one (mutual TLS).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "With --tls-cert: its PEM (PKCS#8) private key.")
+    Path tlsKey;
+
     @Option(names = "--engine", defaultValue = "client",
         description = "Closed loop through the client library (client) or the generator's own connections (raw); " +
             "open loop always uses its own (default: ${DEFAULT-VALUE}).")
@@ -190,6 +197,10 @@ public final class LoadTestCommand implements Callable<Integer>
             return null;
         }
         final SslContextBuilder builder = SslContextBuilder.forClient();
+        if (tlsCert != null)
+        {
+            builder.keyManager(tlsCert.toFile(), tlsKey == null ? null : tlsKey.toFile());
+        }
         return (tlsTrust == null ? builder.trustManager(InsecureTrustManagerFactory.INSTANCE) :
             builder.trustManager(tlsTrust.toFile())).build();
     }

@@ -11,6 +11,7 @@ import io.pacer.server.admin.HealthState;
 import io.pacer.server.admin.MetricsEndpoint;
 import io.pacer.server.admin.PrometheusEndpoint;
 import io.pacer.server.config.AdminConfig;
+import io.pacer.server.config.InvalidConfigException;
 import io.pacer.server.config.PacerConfig;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
@@ -70,7 +71,7 @@ public final class PacerServer implements AutoCloseable
         this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions());
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
             metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journal.journaler(), gateway.drainLoop());
-        this.auth = new BearerTokenCheck(config.admin().token());
+        this.auth = adminAuth(config.admin());
         this.adminHandler = new AdminHandler(pipeline, auth, health,
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = !config.campaigns().watched() ? null :
@@ -79,6 +80,18 @@ public final class PacerServer implements AutoCloseable
         if (metrics != null)
         {
             ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);
+        }
+    }
+
+    private static BearerTokenCheck adminAuth(final AdminConfig admin)
+    {
+        try
+        {
+            return new BearerTokenCheck(admin.token(), admin.tokenFile());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidConfigException("pacer.admin.token-file", ex.getMessage());
         }
     }
 

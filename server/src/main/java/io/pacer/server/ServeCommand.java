@@ -59,7 +59,17 @@ final class ServeCommand implements Callable<Integer>
         Signal.handle(new Signal("TERM"), onSignal);
         Signal.handle(new Signal("INT"), onSignal);
 
-        final PacerServer server = new PacerServer(config);
+        final PacerServer server;
+        try
+        {
+            server = new PacerServer(config);
+        }
+        catch (final InvalidConfigException ex)
+        {
+            // found only when read: a token file that does not parse
+            System.err.println("pacer: invalid configuration: " + ex.getMessage());
+            return 2;
+        }
         try
         {
             server.start();

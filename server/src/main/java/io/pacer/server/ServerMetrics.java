@@ -62,8 +62,11 @@ final class ServerMetrics
         m.counter("pacer.admin.connections.not.allowed",
             "Admin connections closed at accept, before any read: their source is not in pacer.admin.allow", null,
             adminServer::notAllowed);
-        m.counter("pacer.admin.auth.rejections", "Admin requests refused for a missing or wrong bearer token", null,
-            auth::rejections);
+        m.counter("pacer.admin.auth.rejections",
+            "Admin requests refused for a missing or wrong bearer token, or a read token on a PUT", null, auth::rejections);
+        m.counter("pacer.admin.token.file.reload.failures",
+            "Re-reads of pacer.admin.token-file that failed (the tokens read before stayed valid)", null,
+            auth::tokenFileReloadFailures);
         journal.register(m, pipeline);
         if (watcher != null)
         {

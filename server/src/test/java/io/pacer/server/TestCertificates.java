@@ -53,6 +53,7 @@ final class TestCertificates
         Files.writeString(keyFile, "-----BEGIN PRIVATE KEY-----\n" +
             Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded()) +
             "\n-----END PRIVATE KEY-----\n");
+        Files.setPosixFilePermissions(keyFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         return new Path[] {dir.resolve(cn + ".crt"), keyFile};
     }
 

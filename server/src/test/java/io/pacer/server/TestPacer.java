@@ -112,8 +112,18 @@ final class TestPacer implements AutoCloseable
 
     HttpResponse<String> get(final String path) throws IOException, InterruptedException
     {
-        return http.send(HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        return get(path, null);
+    }
+
+    /** A GET with {@code Authorization: authorization}, if not null. */
+    HttpResponse<String> get(final String path, final String authorization) throws IOException, InterruptedException
+    {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10));
+        if (authorization != null)
+        {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A campaign's definition and state from the admin API. */

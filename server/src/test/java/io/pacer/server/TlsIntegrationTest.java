@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TlsIntegrationTest
 {
     private static final Path CERT = resource("tls/localhost.crt");
-    private static final Path KEY = resource("tls/localhost.key");
+    /** The key, copied where only its owner may read it (the pacer refuses a key others can read). */
+    private static final Path KEY = privateCopy(resource("tls/localhost.key"));
     private static final Map<String, Object> TLS = Map.of(
         "pacer.gateway.tls.cert-file", CERT.toString(),
         "pacer.gateway.tls.key-file", KEY.toString(),
@@ -104,7 +105,7 @@ class TlsIntegrationTest
     {
         final PacerConfig config = PacerConfig.load(null, Map.of("pacer.gateway.port", 0, "pacer.admin.port", 0,
             "pacer.journal.enabled", false, "pacer.campaigns.file", "",
-            "pacer.admin.tls.cert-file", CERT.toString(), "pacer.admin.tls.key-file", CERT.toString()));
+            "pacer.admin.tls.cert-file", CERT.toString(), "pacer.admin.tls.key-file", privateCopy(CERT).toString()));
         assertThatThrownBy(() -> new PacerServer(config).start())
             .isInstanceOf(InvalidConfigException.class)
             .hasMessageContaining("pacer.admin.tls.cert-file");
@@ -123,6 +124,23 @@ class TlsIntegrationTest
         final SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, factory.getTrustManagers(), null);
         return context;
+    }
+
+    private static Path privateCopy(final Path file)
+    {
+        try
+        {
+            final Path copy = Files.createTempFile("pacer-test-key", ".pem",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.write(copy, Files.readAllBytes(file));
+            copy.toFile().deleteOnExit();
+            return copy;
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private static Path resource(final String name)

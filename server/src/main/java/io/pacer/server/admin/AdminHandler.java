@@ -81,6 +81,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             else if ("/metrics".equals(path))
             {
                 requireMethod(method, HttpMethod.GET);
+                auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), BearerTokenCheck.Role.READ);
                 metrics.serve(ctx, request, keepAlive);
             }
             else if ("/campaigns".equals(path) || "/campaigns/".equals(path))
@@ -109,6 +110,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     {
         if (HttpMethod.GET.equals(request.method()))
         {
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), BearerTokenCheck.Role.READ);
             final PageRequest page = PageRequest.parse(new QueryStringDecoder(request.uri()).parameters());
             RingRequests.reply(ctx, keepAlive,
                 requests.submit(ctx, AdminCommand.queryPage(page.fromStart(), page.afterId(), page.limit(), page.filter(),
@@ -118,7 +120,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
         else if (HttpMethod.PUT.equals(request.method()))
         {
-            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), BearerTokenCheck.Role.WRITE);
             final CampaignBatch batch;
             try
             {
@@ -163,6 +165,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         final long id = parseId(idText);
         if (HttpMethod.GET.equals(request.method()))
         {
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), BearerTokenCheck.Role.READ);
             RingRequests.reply(ctx, keepAlive, requests.submit(ctx, AdminCommand.query(id, pipeline.shardCount())),
                 found -> found.isEmpty() ?
                 new RingRequests.Answer(HttpResponseStatus.NOT_FOUND, CampaignJson.error("no campaign " + idText)) :
@@ -170,7 +173,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
         else if (HttpMethod.PUT.equals(request.method()))
         {
-            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), BearerTokenCheck.Role.WRITE);
             final CampaignDefinition definition = parseDefinition(request, id);
             requireJournal();
             LOG.info("admin PUT campaign {} from {}", idText, ctx.channel().remoteAddress());

@@ -3,6 +3,8 @@ package io.pacer.server.config;
 import com.google.errorprone.annotations.Immutable;
 
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.UnknownHostException;
 
 /**
@@ -11,13 +13,17 @@ import java.net.UnknownHostException;
  *
  * @param host         address to listen on
  * @param port         TCP port; 0 picks a free one
- * @param token        the bearer token every request must carry; empty: none (loopback only)
+ * @param token        one bearer token with the write role, from configuration or the environment;
+ *                     empty: none
+ * @param tokenFile    the token file ({@code pacer.admin.token-file}): tokens with roles, re-read
+ *                     when it changes; null: none. With neither, only a loopback listener starts
  * @param maxBodyBytes largest request body accepted
  * @param tls          server TLS files, or none for plain HTTP
  * @param allow        the sources connections are accepted from ({@code pacer.admin.allow})
  */
 @Immutable
-public record AdminConfig(String host, int port, String token, int maxBodyBytes, TlsFiles tls, SourceAllowlist allow)
+public record AdminConfig(
+    String host, int port, String token, Path tokenFile, int maxBodyBytes, TlsFiles tls, SourceAllowlist allow)
 {
     static final String PREFIX = "pacer.admin.";
 
@@ -26,16 +32,22 @@ public record AdminConfig(String host, int port, String token, int maxBodyBytes,
         Check.notBlank(PREFIX + "host", host);
         Check.range(PREFIX + "port", port, 0, 65_535);
         Check.range(PREFIX + "max-body-bytes", maxBodyBytes, 1024, 64 << 20);
-        if (token.isEmpty() && !isLoopback(host))
+        if (token.isEmpty() && tokenFile == null && !isLoopback(host))
         {
             throw new InvalidConfigException(PREFIX + "token",
-                "must be set when " + PREFIX + "host (" + host + ") is not a loopback address");
+                "must be set (or " + PREFIX + "token-file) when " + PREFIX + "host (" + host + ") is not a loopback address");
         }
+        if (tokenFile != null && !Files.isReadable(tokenFile))
+        {
+            throw new InvalidConfigException(PREFIX + "token-file", "no readable file at " + tokenFile);
+        }
+        Check.privateFile(PREFIX + "token-file", tokenFile);
     }
 
     static AdminConfig read(final ConfigReader in)
     {
         return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
+            in.path(PREFIX + "token-file"),
             in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
             new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }

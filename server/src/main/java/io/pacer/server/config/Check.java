@@ -1,12 +1,53 @@
 package io.pacer.server.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** The range checks the section records apply in their constructors, each naming the key it checks. */
 final class Check
 {
     private Check()
     {
+    }
+
+    /** Permissions that let users other than the owner read or change a file. */
+    private static final Set<PosixFilePermission> SHARED = EnumSet.of(PosixFilePermission.GROUP_READ,
+        PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+
+    /**
+     * A secret (private key, token file) must be readable by its owner only. On a file system
+     * without POSIX permissions there is nothing to check.
+     */
+    static void privateFile(final String key, final Path file)
+    {
+        if (file == null)
+        {
+            return;
+        }
+        final Set<PosixFilePermission> permissions;
+        try
+        {
+            permissions = Files.getPosixFilePermissions(file);
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            return;
+        }
+        catch (final IOException ex)
+        {
+            throw new InvalidConfigException(key, "cannot read the permissions of " + file + ": " + ex.getMessage());
+        }
+        if (permissions.stream().anyMatch(SHARED::contains))
+        {
+            throw new InvalidConfigException(key, file + " can be read or changed by other users (" +
+                PosixFilePermissions.toString(permissions) + "): it holds a secret; chmod 600 it");
+        }
     }
 
     static int range(final String key, final int value, final int min, final int max)

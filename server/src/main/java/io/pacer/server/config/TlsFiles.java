@@ -8,6 +8,7 @@ import java.nio.file.Path;
 /**
  * A listener's optional TLS: a PEM certificate chain and its PEM (PKCS#8) private key, as set
  * by {@code <prefix>.tls.cert-file} and {@code <prefix>.tls.key-file}. Both empty: plain TCP.
+ * The key file must be readable by its owner only.
  * The listener builds its TLS context from these files when it binds ({@code ServerTls}).
  *
  * @param prefix       the listener's config prefix, for messages naming the key
@@ -28,6 +29,7 @@ public record TlsFiles(String prefix, Path certFile, Path keyFile, Path clientCa
         }
         requireReadable(prefix + ".tls.cert-file", certFile);
         requireReadable(prefix + ".tls.key-file", keyFile);
+        Check.privateFile(prefix + ".tls.key-file", keyFile);
         if (clientCaFile != null && certFile == null)
         {
             throw new InvalidConfigException(prefix + ".tls.client-ca-file",
