@@ -16,6 +16,7 @@ import io.pacer.server.config.PacerConfig;
 import io.pacer.server.gateway.GatewayServer;
 import io.pacer.server.gateway.GatewayStats;
 import io.pacer.server.gateway.PermissionCounters;
+import io.pacer.server.net.ReloadingTls;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.slf4j.Logger;
@@ -51,6 +52,9 @@ public final class PacerServer implements AutoCloseable
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
+    /** Set at start when the listener has TLS; read by metrics (a scrape before start sees none). */
+    private volatile ReloadingTls gatewayTls;
+    private volatile ReloadingTls adminTls;
 
     public PacerServer(final PacerConfig config)
     {
@@ -80,7 +84,20 @@ public final class PacerServer implements AutoCloseable
         if (metrics != null)
         {
             ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);
+            for (final String listener : new String[] {"gateway", "admin"})
+            {
+                metrics.counter("pacer.tls.reloads", "TLS contexts rebuilt after their files changed, by listener", null,
+                    () -> tlsOf(listener) == null ? 0 : tlsOf(listener).reloads(), "listener", listener);
+                metrics.counter("pacer.tls.reload.failures",
+                    "TLS file changes refused (no usable context; the previous one stayed), by listener", null,
+                    () -> tlsOf(listener) == null ? 0 : tlsOf(listener).failures(), "listener", listener);
+            }
         }
+    }
+
+    private ReloadingTls tlsOf(final String listener)
+    {
+        return "gateway".equals(listener) ? gatewayTls : adminTls;
     }
 
     private static BearerTokenCheck adminAuth(final AdminConfig admin)
@@ -122,7 +139,8 @@ public final class PacerServer implements AutoCloseable
     private PacerServer startAll() throws InterruptedException
     {
         final AdminConfig adminConfig = config.admin();
-        adminAddress = admin.bind(adminConfig, adminHandler, ServerTls.context(adminConfig.tls()));
+        adminTls = ServerTls.reloading(adminConfig.tls());
+        adminAddress = admin.bind(adminConfig, adminHandler, adminTls);
         journal.recover(pipeline, config);
         pipeline.start();
         if (watcher != null)
@@ -131,7 +149,8 @@ public final class PacerServer implements AutoCloseable
             watcher.start();
         }
         journal.startSnapshots(pipeline);
-        gatewayAddress = gateway.bind(config.gateway(), pipeline, ServerTls.context(config.gateway().tls()));
+        gatewayTls = ServerTls.reloading(config.gateway().tls());
+        gatewayAddress = gateway.bind(config.gateway(), pipeline, gatewayTls);
         health.up();
         return this;
     }

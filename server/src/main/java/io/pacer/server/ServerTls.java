@@ -6,6 +6,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.pacer.server.config.InvalidConfigException;
 import io.pacer.server.config.TlsFiles;
+import io.pacer.server.net.ReloadingTls;
 import org.slf4j.LoggerFactory;
 
 /** Builds a listener's Netty TLS context from its configured files, at start-up. */
@@ -13,6 +14,12 @@ final class ServerTls
 {
     private ServerTls()
     {
+    }
+
+    /** The listener's context, rebuilt when its files change; null when TLS is off. */
+    static ReloadingTls reloading(final TlsFiles files)
+    {
+        return files.enabled() ? new ReloadingTls(files, ServerTls::context) : null;
     }
 
     /**

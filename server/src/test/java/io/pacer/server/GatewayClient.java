@@ -58,6 +58,13 @@ final class GatewayClient implements AutoCloseable
         out = socket.getOutputStream();
     }
 
+    /** The serial number of the server's certificate, over TLS (handshaking first if need be). */
+    java.math.BigInteger peerSerial() throws IOException
+    {
+        final java.security.cert.Certificate leaf = ((javax.net.ssl.SSLSocket)socket).getSession().getPeerCertificates()[0];
+        return ((java.security.cert.X509Certificate)leaf).getSerialNumber();
+    }
+
     GatewayClient bid(final long requestId, final long campaignId, final long bidCpmMicros)
     {
         sendLength += encoder.bidRequest(sendBuffer, sendLength, requestId, campaignId, bidCpmMicros);

@@ -2,12 +2,12 @@ package io.pacer.server.admin;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.pacer.server.config.AdminConfig;
+import io.pacer.server.net.ReloadingTls;
 import io.pacer.server.net.SourceFilter;
 import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
@@ -33,7 +33,7 @@ public final class AdminServer implements AutoCloseable
     }
 
     /** @return the bound address */
-    public InetSocketAddress bind(final AdminConfig config, final AdminHandler handler, final SslContext tls)
+    public InetSocketAddress bind(final AdminConfig config, final AdminHandler handler, final ReloadingTls tls)
         throws InterruptedException
     {
         final SourceFilter sources = new SourceFilter(config.allow());
@@ -54,7 +54,7 @@ public final class AdminServer implements AutoCloseable
                     }
                     if (tls != null)
                     {
-                        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                        ch.pipeline().addLast("tls", tls.current().newHandler(ch.alloc()));
                     }
                     ch.pipeline()
                         .addLast(new HttpServerCodec())
@@ -63,6 +63,10 @@ public final class AdminServer implements AutoCloseable
                 }
             });
         serverChannel = bootstrap.bind(config.host(), config.port()).sync().channel();
+        if (tls != null)
+        {
+            group.scheduleWithFixedDelay(tls::check, 1, 1, TimeUnit.SECONDS);
+        }
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
         LOG.info("admin listening on {}://{}:{}", tls == null ? "http" : "https", address.getHostString(), address.getPort());
         return address;

@@ -15,12 +15,12 @@ import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.config.GatewayConfig;
 import io.pacer.server.config.GatewayPermissions;
+import io.pacer.server.net.ReloadingTls;
 import io.pacer.server.net.SourceFilter;
 import io.pacer.wire.netty.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.net.InetSocketAddress;
@@ -63,10 +63,10 @@ public final class GatewayServer implements AutoCloseable
     /**
      * Binds {@code settings}' host and port and starts accepting, within its limits.
      *
-     * @param tls the server TLS context, or null for plain TCP
+     * @param tls the server TLS context, reloaded when its files change, or null for plain TCP
      * @return the bound address (port 0 resolves here)
      */
-    public InetSocketAddress bind(final GatewayConfig settings, final PacerPipeline pipeline, final SslContext tls)
+    public InetSocketAddress bind(final GatewayConfig settings, final PacerPipeline pipeline, final ReloadingTls tls)
         throws InterruptedException
     {
         // GatewayConfig bounds the mark to 64 MiB
@@ -102,7 +102,7 @@ public final class GatewayServer implements AutoCloseable
                     connections.add(ch);
                     if (tls != null)
                     {
-                        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                        ch.pipeline().addLast("tls", tls.current().newHandler(ch.alloc()));
                     }
                     if (!settings.idleTimeout().isZero())
                     {
@@ -113,6 +113,11 @@ public final class GatewayServer implements AutoCloseable
                 }
             });
         serverChannel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
+        if (tls != null)
+        {
+            // on the accept loop, which reads no gateway's traffic
+            bossGroup.scheduleWithFixedDelay(tls::check, 1, 1, TimeUnit.SECONDS);
+        }
         final InetSocketAddress address = (InetSocketAddress)serverChannel.localAddress();
         LOG.info("gateway listening on {}:{} ({} transport{})", address.getHostString(), address.getPort(),
             Transport.name(), tls == null ? "" : ", TLS");
