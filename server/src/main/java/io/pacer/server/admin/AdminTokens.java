@@ -1,5 +1,8 @@
 package io.pacer.server.admin;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +26,7 @@ final class AdminTokens
     {
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(AdminTokens.class);
     private static final long LOOK_EVERY_NANOS = 1_000_000_000L;
 
     private final Path file;
@@ -30,7 +34,6 @@ final class AdminTokens
     private FileTime modified;
     private long size;
     private long lookedAtNanos;
-    private long reloads;
     private long reloadFailures;
 
     /** Reads the file now: at start-up, a bad file stops the server. */
@@ -56,11 +59,6 @@ final class AdminTokens
         return tokens;
     }
 
-    long reloads()
-    {
-        return reloads;
-    }
-
     long reloadFailures()
     {
         return reloadFailures;
@@ -78,14 +76,13 @@ final class AdminTokens
             tokens = parse(file, Files.readAllLines(file, StandardCharsets.UTF_8));
             modified = attributes.lastModifiedTime();
             size = attributes.size();
-            reloads++;
-            org.slf4j.LoggerFactory.getLogger(AdminTokens.class).info("admin token file {} re-read: {} token(s)", file,
+            LOG.info("admin token file {} re-read: {} token(s)", file,
                 tokens.size());
         }
         catch (final IOException | IllegalArgumentException ex)
         {
             reloadFailures++;
-            org.slf4j.LoggerFactory.getLogger(AdminTokens.class).error(
+            LOG.error(
                 "admin token file {} could not be re-read ({}); the tokens read before stay valid", file, ex.getMessage());
         }
     }

@@ -2,6 +2,7 @@ package io.pacer.server.config;
 
 import com.google.errorprone.annotations.Immutable;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ public record GatewayPermissions(@SuppressWarnings("Immutable") Map<String, Gran
 
     public GatewayPermissions
     {
-        grants = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(grants));
+        grants = Collections.unmodifiableMap(new LinkedHashMap<>(grants));
     }
 
     /** Everyone may send everything. */
