@@ -32,12 +32,14 @@ import java.util.concurrent.TimeUnit;
  *       the limit or the timeout;</li>
  *   <li>{@link Linger}: the graceful close, once every answer owed is written.</li>
  * </ul>
- * Where the connection is in its life is one {@link ConnectionState}. The event loop never waits
+ * Under mutual TLS the handshake gives its identity ({@link PeerIdentity}), and with it what it may
+ * send ({@link ConnectionPermits}). Where the connection is in its life is one {@link ConnectionState}. The event loop never waits
  * for the ring: a bid that finds it full is answered OVERLOADED.
  *
- * <p>A little over 300 lines because it is the one Netty handler of the gateway port: each of its
- * callbacks is a few lines that hand over to the roles above, and the order in which it calls
- * them (decode, flush, retry, end of stream) is what keeps answers in order.
+ * <p>About 400 lines because it is the one Netty handler of the gateway port: each of its
+ * callbacks (bytes, TLS handshake, idle, writability, close) is a few lines that hand over to the
+ * roles above, and the order in which it calls them (decode, flush, retry, end of stream) is what
+ * keeps answers in order.
  */
 public final class GatewayConnection extends ChannelInboundHandlerAdapter
 {
