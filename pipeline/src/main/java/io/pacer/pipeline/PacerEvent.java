@@ -29,6 +29,8 @@ public final class PacerEvent
     @EpochMillis long epochMillis;
     /** Input: ingress {@link System#nanoTime()}, for latency measurement only. */
     long ingressNanos;
+    /** Input: the sender's identity ({@link GatewayIds}) for bids and notices; 0: anonymous. */
+    int gateway;
     /** Input: where a bid's answer goes. */
     Responder responder;
     /** Input: an admin update or query. */
@@ -107,6 +109,7 @@ public final class PacerEvent
         this.responder = responder;
         this.command = command;
         this.snapshot = null;
+        this.gateway = GatewayIds.ANONYMOUS;
         this.reason = Reason.NONE;
     }
 
@@ -120,6 +123,12 @@ public final class PacerEvent
     public EventType type()
     {
         return type;
+    }
+
+    /** The sender's identity id ({@link GatewayIds}); 0: anonymous or not a gateway's event. */
+    public int gateway()
+    {
+        return gateway;
     }
 
     public long requestId()

@@ -160,13 +160,23 @@ public final class PacerPipeline implements AutoCloseable
         final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros, final Responder responder,
         final @EpochMillis long epochMillis, final long ingressNanos)
     {
+        return tryPublishBid(requestId, campaignId, bidCpmMicros, responder, epochMillis, ingressNanos, GatewayIds.ANONYMOUS);
+    }
+
+    /** As above, from the gateway identity {@code gateway} ({@link GatewayIds}), which the journal records. */
+    public boolean tryPublishBid(
+        final long requestId, final long campaignId, final @CpmMicros long bidCpmMicros, final Responder responder,
+        final @EpochMillis long epochMillis, final long ingressNanos, final int gateway)
+    {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
         {
             return false;
         }
         final boolean drainsItself = drainer != null && drainLoop.inLoop();
-        ring.get(sequence).bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, !drainsItself);
+        final PacerEvent event = ring.get(sequence);
+        event.bidRequest(requestId, campaignId, bidCpmMicros, epochMillis, ingressNanos, responder, !drainsItself);
+        event.gateway = gateway;
         commit(sequence, false);
         return true;
     }
@@ -188,12 +198,22 @@ public final class PacerPipeline implements AutoCloseable
         final boolean win, final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros,
         final @EpochMillis long epochMillis, final long ingressNanos)
     {
+        return tryPublishNotice(win, requestId, campaignId, priceCpmMicros, epochMillis, ingressNanos, GatewayIds.ANONYMOUS);
+    }
+
+    /** As above, from the gateway identity {@code gateway} ({@link GatewayIds}), which the journal records. */
+    public boolean tryPublishNotice(
+        final boolean win, final long requestId, final long campaignId, final @CpmMicros long priceCpmMicros,
+        final @EpochMillis long epochMillis, final long ingressNanos, final int gateway)
+    {
         final long sequence = claim(false);
         if (sequence == NO_ROOM)
         {
             return false;
         }
-        ring.get(sequence).notice(win, requestId, campaignId, priceCpmMicros, epochMillis, ingressNanos);
+        final PacerEvent event = ring.get(sequence);
+        event.notice(win, requestId, campaignId, priceCpmMicros, epochMillis, ingressNanos);
+        event.gateway = gateway;
         commit(sequence, false);
         return true;
     }

@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import io.netty.util.ResourceLeakDetector;
 import io.pacer.monitoring.PacerMetrics;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Replier;
 import io.pacer.server.admin.AdminHandler;
@@ -71,8 +72,10 @@ public final class PacerServer implements AutoCloseable
         }
         this.config = config;
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
-        this.journal = ServerJournal.create(config);
-        this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions());
+        // the gateway identities: numbered by the listener, named in each journal segment
+        final GatewayIds identities = new GatewayIds();
+        this.journal = ServerJournal.create(config, identities);
+        this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions(), identities);
         this.pipeline = new PacerPipeline(config.pipeline(), clock,
             metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journal.journaler(), gateway.drainLoop());
         this.auth = adminAuth(config.admin());

@@ -52,6 +52,10 @@ final class ReplayCommand implements Callable<Integer>
     @Option(names = "--to", paramLabel = "INSTANT", description = "Count and print events before this instant (ISO-8601).")
     Instant to;
 
+    @Option(names = "--gateway", paramLabel = "NAME",
+        description = "Count and print only the bids and notices this gateway identity sent (\"\" for gateways without one).")
+    String gateway;
+
     @Option(names = "--events", description = "Print the matching events and decisions as JSON lines.")
     boolean events;
 
@@ -86,12 +90,21 @@ final class ReplayCommand implements Callable<Integer>
         final long toMillis = to == null ? Long.MAX_VALUE : to.toEpochMilli();
         final long[] byType = new long[8];
         final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
+        final GatewayReport senders = new GatewayReport();
         final JournalReplay.Observer observer = (record, replayed, shard) ->
         {
             byType[record.type().ordinal()]++;
-            if (record.type() == EventType.TICK || (only != null && only != record.campaignId()))
+            final boolean fromGateway = record.type() == EventType.BID_REQUEST || record.type() == EventType.WIN_NOTICE ||
+                record.type() == EventType.LOSS_NOTICE;
+            if (record.type() == EventType.TICK || (only != null && only != record.campaignId()) ||
+                (gateway != null && (!fromGateway || !gateway.equals(record.gatewayName()))))
             {
                 return;
+            }
+            final boolean inWindow = record.epochMillis() >= fromMillis && record.epochMillis() < toMillis;
+            if (fromGateway && inWindow)
+            {
+                senders.count(record);
             }
             final Audit audit = audits.computeIfAbsent(record.campaignId(), id -> new Audit());
             final CampaignBook book = shard.campaign(record.campaignId());
@@ -100,7 +113,6 @@ final class ReplayCommand implements Callable<Integer>
                 audit.peakCommittedNanos = Math.max(audit.peakCommittedNanos,
                     Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
             }
-            final boolean inWindow = record.epochMillis() >= fromMillis && record.epochMillis() < toMillis;
             if (inWindow && record.type() == EventType.BID_REQUEST)
             {
                 if (record.reason() == 0)
@@ -137,11 +149,11 @@ final class ReplayCommand implements Callable<Integer>
         {
             if ("json".equals(format))
             {
-                out.println(json(reader, replay, byType, audits));
+                out.println(json(reader, replay, byType, audits, senders));
             }
             else
             {
-                out.print(text(reader, replay, byType, audits));
+                out.print(text(reader, replay, byType, audits, senders));
             }
         }
         if (mismatches > 0)
@@ -167,6 +179,7 @@ final class ReplayCommand implements Callable<Integer>
         if (r.type() == EventType.BID_REQUEST || r.type() == EventType.WIN_NOTICE || r.type() == EventType.LOSS_NOTICE)
         {
             node.put("requestId", Long.toUnsignedString(r.requestId()));
+            node.put("gateway", r.gatewayName());
         }
         if (r.type() == EventType.BID_REQUEST)
         {
@@ -187,7 +200,7 @@ final class ReplayCommand implements Callable<Integer>
     }
 
     private String text(final JournalReader reader, final JournalReplay replay, final long[] byType,
-        final Map<Long, Audit> audits)
+        final Map<Long, Audit> audits, final GatewayReport senders)
     {
         final StringBuilder text = new StringBuilder(1024);
         text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
@@ -201,6 +214,7 @@ final class ReplayCommand implements Callable<Integer>
             replay == null ? 0 : replay.mismatches()));
         text.append(String.format(Locale.ROOT, "notices     resent and booked once: duplicates %,d, wins after a loss %,d%n%n",
             notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
+        senders.text(text);
         text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
         audits.forEach((id, a) ->
         {
@@ -216,7 +230,7 @@ final class ReplayCommand implements Callable<Integer>
     }
 
     private String json(final JournalReader reader, final JournalReplay replay, final long[] byType,
-        final Map<Long, Audit> audits)
+        final Map<Long, Audit> audits, final GatewayReport senders)
     {
         final ObjectNode root = JsonMapper.builder().build().createObjectNode();
         root.put("journal", journal.toString());
@@ -230,6 +244,7 @@ final class ReplayCommand implements Callable<Integer>
         root.put("mismatches", replay == null ? 0 : replay.mismatches());
         root.put("duplicateNotices", notices(replay, ShardCounters::duplicateNotices));
         root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
+        senders.json(root.putArray("gateways"));
         final ArrayNode campaigns = root.putArray("campaigns");
         audits.forEach((id, a) ->
         {

@@ -1,6 +1,7 @@
 package io.pacer.server;
 
 import io.pacer.monitoring.PacerMetrics;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.SnapshotCommand;
@@ -80,18 +81,23 @@ class ServerJournal implements AutoCloseable
         this.journaler = Journaler.NONE;
     }
 
-    private ServerJournal(final PacerConfig config)
+    private ServerJournal(final PacerConfig config, final GatewayIds identities)
     {
         this.config = config.journal();
         this.writer = new JournalWriter(this.config.dir(), 0, config.pipeline().shards(), config.pipeline().policy(),
-            this.config.segmentBytes(), this.config.fsync(), Units.durationMillis(this.config.fsyncInterval().toMillis()));
+            this.config.segmentBytes(), this.config.fsync(), Units.durationMillis(this.config.fsyncInterval().toMillis()),
+            identities);
         this.journaler = new WritingJournaler(writer);
     }
 
-    /** The journal {@code config} asks for: a real one, or one that is off. */
-    static ServerJournal create(final PacerConfig config)
+    /**
+     * The journal {@code config} asks for: a real one, or one that is off.
+     *
+     * @param identities the gateway identities, named in each segment
+     */
+    static ServerJournal create(final PacerConfig config, final GatewayIds identities)
     {
-        return config.journal().enabled() ? new ServerJournal(config) : new Off();
+        return config.journal().enabled() ? new ServerJournal(config, identities) : new Off();
     }
 
     /** What the pipeline journals each batch through. */

@@ -101,6 +101,44 @@ class MutualTlsIntegrationTest
     }
 
     @Test
+    void shouldAttributeEveryJournaledBidAndWinToTheGatewayThatSentIt() throws Exception
+    {
+        final Path journal;
+        try (TestPacer pacer = TestPacer.start(config, asap(1, 1_000_000));
+             GatewayClient bidder = connect(pacer, "bidder-1");
+             GatewayClient feed = connect(pacer, "exchange-feed"))
+        {
+            journal = pacer.journalDir();
+            for (int i = 1; i <= 3; i++)
+            {
+                assertThat(bidder.ask(i, 1, 9_000)).isEqualTo("BID " + i);
+                feed.win(i, 1, 9_000).send();
+            }
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/1").body().contains("\"wins\":3"));
+            pacer.server.close();
+
+            final List<String> senders = new java.util.ArrayList<>();
+            new io.pacer.pipeline.journal.JournalReader(journal).read((record, header) ->
+            {
+                if (record.type() != io.pacer.pipeline.EventType.TICK && record.type() != io.pacer.pipeline.EventType.CAMPAIGN_UPDATE)
+                {
+                    senders.add(record.type() + " " + record.requestId() + " " + record.gatewayName());
+                }
+            }, false);
+            assertThat(senders).containsExactly("BID_REQUEST 1 bidder-1", "WIN_NOTICE 1 exchange-feed",
+                "BID_REQUEST 2 bidder-1", "WIN_NOTICE 2 exchange-feed", "BID_REQUEST 3 bidder-1", "WIN_NOTICE 3 exchange-feed");
+
+            final JournalIntegrationTest.Run report = JournalIntegrationTest.cli(
+                "replay", "--journal", journal.toString(), "--gateway", "exchange-feed", "--format", "json");
+            assertThat(report.exitCode()).as(report.err()).isZero();
+            assertThat(report.out()).contains(
+                "\"gateways\":[{\"gateway\":\"exchange-feed\",\"bidRequests\":0,\"bids\":0,\"wins\":3,\"losses\":0,\"notifiedNanos\":27000}]");
+            final JournalIntegrationTest.Run text = JournalIntegrationTest.cli("replay", "--journal", journal.toString());
+            assertThat(text.out()).containsPattern("bidder-1 +3 +3 +0 +0 ").containsPattern("exchange-feed +0 +0 +3 +0 ");
+        }
+    }
+
+    @Test
     void shouldAnswerUnknownCampaignForACampaignOutsideTheGatewaysIds() throws Exception
     {
         try (TestPacer pacer = TestPacer.start(config, asap(5, 1_000_000), asap(20, 1_000_000));

@@ -2,12 +2,15 @@ package io.pacer.pipeline.journal;
 
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerEvent;
 import io.pacer.units.Units;
 import io.pacer.pipeline.journal.sbe.BidRecordDecoder;
 import io.pacer.pipeline.journal.sbe.CampaignUpdateRecordDecoder;
+import io.pacer.pipeline.journal.sbe.GatewayRecordDecoder;
 import io.pacer.pipeline.journal.sbe.LossRecordDecoder;
 import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
+import io.pacer.pipeline.journal.sbe.RecordType;
 import io.pacer.pipeline.journal.sbe.SegmentHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,6 +26,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -60,6 +64,9 @@ public final class JournalReader
     private final BidRecordDecoder bidRecord = new BidRecordDecoder();
     private final WinRecordDecoder winRecord = new WinRecordDecoder();
     private final LossRecordDecoder lossRecord = new LossRecordDecoder();
+    private final GatewayRecordDecoder gatewayRecord = new GatewayRecordDecoder();
+    /** The current segment's gateway names, by id. */
+    private final List<String> names = new ArrayList<>();
     private Path tornFile;
     private long tornOffset = -1;
     private long lastSequence = -1;
@@ -131,7 +138,7 @@ public final class JournalReader
     private static PacingPolicy headerPolicy(final int version, final ByteBuffer header)
     {
         header.position(JournalFormat.TUNABLES_OFFSET);
-        if (version == JournalFormat.VERSION)
+        if (version == JournalFormat.VERSION_3)
         {
             return TunablesCodec.decode(header);
         }
@@ -184,9 +191,21 @@ public final class JournalReader
             }
             final ByteBuffer headerView = map.duplicate().order(JournalFormat.ORDER);
             final PacingPolicy policy;
+            names.clear();
+            names.add("");
+            int position;
             try
             {
-                policy = headerPolicy(version, headerView);
+                if (version >= JournalFormat.VERSION_4)
+                {
+                    policy = headerV4(version);
+                    position = segmentHeader.limit();
+                }
+                else
+                {
+                    policy = headerPolicy(version, headerView);
+                    position = headerView.position();
+                }
             }
             catch (final IllegalArgumentException ex)
             {
@@ -197,7 +216,6 @@ public final class JournalReader
                 }
                 throw new JournalCorruptException(file, 0, "header: " + ex.getMessage());
             }
-            int position = headerView.position();
             final JournalHeader header = new JournalHeader(segmentHeader.shards(), policy);
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             while (position < size)
@@ -214,7 +232,7 @@ public final class JournalReader
                     throw new JournalCorruptException(file, position, problem);
                 }
                 final int length = map.getInt(position);
-                decode(position + JournalFormat.RECORD_HEADER_LENGTH, length);
+                final boolean input = decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
                 if (lastSequence >= 0 && record.sequence != lastSequence + 1)
                 {
                     throw new JournalCorruptException(file, position,
@@ -222,7 +240,10 @@ public final class JournalReader
                 }
                 lastSequence = record.sequence;
                 records++;
-                handler.onRecord(record, header);
+                if (input)
+                {
+                    handler.onRecord(record, header);
+                }
                 position += JournalFormat.RECORD_HEADER_LENGTH + length;
             }
         }
@@ -308,14 +329,31 @@ public final class JournalReader
         }
     }
 
-    /** Fills {@link #record} from the payload at {@code payload}, through the generated codecs. */
-    private void decode(final int payload, final int length)
+    /**
+     * Fills {@link #record} from the payload at {@code payload}, through the generated codecs.
+     *
+     * @return false for a record that is not an input to pacing (a gateway's name), which the
+     *         reader keeps for the records after it
+     */
+    private boolean decode(final int payload, final int length, final int version)
     {
         recordHeader.wrap(segment, payload);
         record.sequence = recordHeader.sequence();
         record.epochMillis = Units.epochMillis(recordHeader.epochMillis());
-        record.type = EventType.ofJournalCode(recordHeader.typeRaw());
         record.definitionJson = null;
+        record.gateway = GatewayIds.ANONYMOUS;
+        if (recordHeader.typeRaw() == RecordType.GATEWAY.value())
+        {
+            gatewayRecord.wrap(segment, payload, GatewayRecordDecoder.BLOCK_LENGTH, version);
+            final int id = gatewayRecord.id();
+            while (names.size() <= id)
+            {
+                names.add(null);
+            }
+            names.set(id, gatewayRecord.name());
+            return false;
+        }
+        record.type = EventType.ofJournalCode(recordHeader.typeRaw());
         if (record.type == null)
         {
             throw new IllegalStateException("unknown journal record type " + recordHeader.typeRaw());
@@ -324,24 +362,27 @@ public final class JournalReader
         {
             case BID_REQUEST ->
             {
-                bidRecord.wrap(segment, payload, BidRecordDecoder.BLOCK_LENGTH, BidRecordDecoder.SCHEMA_VERSION);
+                bidRecord.wrap(segment, payload, length, version);
                 record.requestId = bidRecord.requestId();
                 record.campaignId = bidRecord.campaignId();
                 record.cpmMicros = Units.cpmMicros(bidRecord.bidCpmMicros());
                 record.reason = bidRecord.reason();
+                record.gateway = gatewayOf(bidRecord.gateway());
             }
             case WIN_NOTICE ->
             {
-                winRecord.wrap(segment, payload, WinRecordDecoder.BLOCK_LENGTH, WinRecordDecoder.SCHEMA_VERSION);
+                winRecord.wrap(segment, payload, length, version);
                 record.requestId = winRecord.requestId();
                 record.campaignId = winRecord.campaignId();
                 record.cpmMicros = Units.cpmMicros(winRecord.priceCpmMicros());
+                record.gateway = gatewayOf(winRecord.gateway());
             }
             case LOSS_NOTICE ->
             {
-                lossRecord.wrap(segment, payload, LossRecordDecoder.BLOCK_LENGTH, LossRecordDecoder.SCHEMA_VERSION);
+                lossRecord.wrap(segment, payload, length, version);
                 record.requestId = lossRecord.requestId();
                 record.campaignId = lossRecord.campaignId();
+                record.gateway = gatewayOf(lossRecord.gateway());
                 record.cpmMicros = PacerEvent.NO_PRICE;
             }
             case CAMPAIGN_UPDATE ->
@@ -354,6 +395,51 @@ public final class JournalReader
             {
                 // TICK: nothing more
             }
+        }
+        return true;
+    }
+
+    /** A record's gateway id, and its name from this segment's table ("" before version 4). */
+    private int gatewayOf(final int id)
+    {
+        // a field newer than the segment reads as its null value
+        final int gateway = id == BidRecordDecoder.gatewayNullValue() ? GatewayIds.ANONYMOUS : id;
+        final String name = gateway < names.size() ? names.get(gateway) : null;
+        if (name == null)
+        {
+            throw new IllegalStateException("gateway id " + gateway + " used before its name");
+        }
+        record.gatewayName = name;
+        return gateway;
+    }
+
+    /**
+     * A version 4 header, through the generated decoder: the gateway table into {@link #names},
+     * and the tunables; {@code segmentHeader.limit()} is then where the records start.
+     *
+     * @throws IllegalArgumentException if the header is cut short (with the underflow as cause)
+     */
+    private PacingPolicy headerV4(final int version)
+    {
+        try
+        {
+            segmentHeader.wrap(segment, 0, SegmentHeaderDecoder.BLOCK_LENGTH, version);
+            for (final SegmentHeaderDecoder.GatewaysDecoder gateway : segmentHeader.gateways())
+            {
+                final int id = gateway.id();
+                while (names.size() <= id)
+                {
+                    names.add(null);
+                }
+                names.set(id, gateway.name());
+            }
+            final byte[] tunables = new byte[segmentHeader.tunablesLength()];
+            segmentHeader.getTunables(tunables, 0, tunables.length);
+            return TunablesCodec.decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw new IllegalArgumentException("segment shorter than its header", new BufferUnderflowException());
         }
     }
 

@@ -15,6 +15,8 @@ public final class JournalRecord
     @CpmMicros long cpmMicros;
     int reason;
     String definitionJson;
+    int gateway;
+    String gatewayName;
 
     public long sequence()
     {
@@ -57,5 +59,17 @@ public final class JournalRecord
     public String definitionJson()
     {
         return definitionJson;
+    }
+
+    /** The sender's gateway id in its segment (bids and notices); 0: anonymous or before version 4. */
+    public int gateway()
+    {
+        return gateway;
+    }
+
+    /** The sender's identity, a client certificate's CN; "" when anonymous or before version 4. */
+    public String gatewayName()
+    {
+        return gatewayName;
     }
 }

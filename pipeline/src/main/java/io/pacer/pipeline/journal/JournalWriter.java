@@ -1,8 +1,10 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.journal.sbe.BidRecordEncoder;
 import io.pacer.pipeline.journal.sbe.CampaignUpdateRecordEncoder;
+import io.pacer.pipeline.journal.sbe.GatewayRecordEncoder;
 import io.pacer.pipeline.journal.sbe.LossRecordEncoder;
 import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.RecordHeaderEncoder;
@@ -24,11 +26,13 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +79,10 @@ public final class JournalWriter implements AutoCloseable
     private final LossRecordEncoder lossRecord = new LossRecordEncoder();
     private final CampaignUpdateRecordEncoder updateRecord = new CampaignUpdateRecordEncoder();
     private final TickRecordEncoder tickRecord = new TickRecordEncoder();
+    private final GatewayRecordEncoder gatewayRecord = new GatewayRecordEncoder();
+    private final GatewayIds gateways;
+    /** Gateway ids below this have their names in the current segment (its header, or a record). */
+    private int announced;
     private final CRC32C crc = new CRC32C();
     private volatile FileChannel channel;
     private final ScheduledExecutorService fsyncThread;
@@ -88,6 +96,15 @@ public final class JournalWriter implements AutoCloseable
         final Path dir, final long nextSequence, final int shards, final PacingPolicy policy, final long segmentBytes,
         final FsyncPolicy fsync, final @DurationMillis long fsyncIntervalMillis)
     {
+        this(dir, nextSequence, shards, policy, segmentBytes, fsync, fsyncIntervalMillis, new GatewayIds());
+    }
+
+    /** @param gateways the names of the gateway ids the records carry */
+    public JournalWriter(
+        final Path dir, final long nextSequence, final int shards, final PacingPolicy policy, final long segmentBytes,
+        final FsyncPolicy fsync, final @DurationMillis long fsyncIntervalMillis, final GatewayIds gateways)
+    {
+        this.gateways = gateways;
         this.dir = dir;
         this.nextSequence = nextSequence;
         this.shards = shards;
@@ -127,9 +144,18 @@ public final class JournalWriter implements AutoCloseable
         final @CpmMicros long bidCpmMicros,
         final int reason)
     {
+        bid(epochMillis, requestId, campaignId, bidCpmMicros, reason, GatewayIds.ANONYMOUS);
+    }
+
+    /** A bid from the gateway identity {@code gateway}. */
+    public void bid(final @EpochMillis long epochMillis, final long requestId, final long campaignId,
+        final @CpmMicros long bidCpmMicros, final int reason, final int gateway)
+    {
+        announce(epochMillis, gateway);
         final int start = begin(BidRecordEncoder.BLOCK_LENGTH);
         stamp(bidRecord.wrap(view, payloadOffset(start)).header(), RecordType.BID_REQUEST, epochMillis);
-        bidRecord.requestId(requestId).campaignId(campaignId).bidCpmMicros(bidCpmMicros).reason((short)reason);
+        bidRecord.requestId(requestId).campaignId(campaignId).bidCpmMicros(bidCpmMicros).reason((short)reason)
+            .gateway(gateway);
         end(start, BidRecordEncoder.BLOCK_LENGTH);
     }
 
@@ -137,19 +163,49 @@ public final class JournalWriter implements AutoCloseable
         final long campaignId,
         final @CpmMicros long priceCpmMicros)
     {
+        notice(win, epochMillis, requestId, campaignId, priceCpmMicros, GatewayIds.ANONYMOUS);
+    }
+
+    /** A win or loss notice from the gateway identity {@code gateway}. */
+    public void notice(final boolean win, final @EpochMillis long epochMillis, final long requestId,
+        final long campaignId, final @CpmMicros long priceCpmMicros, final int gateway)
+    {
+        announce(epochMillis, gateway);
         if (win)
         {
             final int start = begin(WinRecordEncoder.BLOCK_LENGTH);
             stamp(winRecord.wrap(view, payloadOffset(start)).header(), RecordType.WIN_NOTICE, epochMillis);
-            winRecord.requestId(requestId).campaignId(campaignId).priceCpmMicros(priceCpmMicros);
+            winRecord.requestId(requestId).campaignId(campaignId).priceCpmMicros(priceCpmMicros).gateway(gateway);
             end(start, WinRecordEncoder.BLOCK_LENGTH);
         }
         else
         {
             final int start = begin(LossRecordEncoder.BLOCK_LENGTH);
             stamp(lossRecord.wrap(view, payloadOffset(start)).header(), RecordType.LOSS_NOTICE, epochMillis);
-            lossRecord.requestId(requestId).campaignId(campaignId);
+            lossRecord.requestId(requestId).campaignId(campaignId).gateway(gateway);
             end(start, LossRecordEncoder.BLOCK_LENGTH);
+        }
+    }
+
+    /**
+     * Before a record from {@code gateway}: the names of the ids the current segment does not
+     * know yet, one record each (a rare event: the first message of a newly connected identity).
+     */
+    private void announce(final @EpochMillis long epochMillis, final int gateway)
+    {
+        while (announced <= gateway)
+        {
+            final int id = announced++;
+            if (id == GatewayIds.ANONYMOUS)
+            {
+                continue;
+            }
+            final byte[] name = gateways.name(id).getBytes(StandardCharsets.UTF_8);
+            final int length = GatewayRecordEncoder.BLOCK_LENGTH + 2 + name.length;
+            final int start = begin(length);
+            stamp(gatewayRecord.wrap(view, payloadOffset(start)).header(), RecordType.GATEWAY, epochMillis);
+            gatewayRecord.id(id).putName(name, 0, name.length);
+            end(start, gatewayRecord.encodedLength());
         }
     }
 
@@ -262,18 +318,34 @@ public final class JournalWriter implements AutoCloseable
         final long first = new RecordHeaderDecoder().wrap(view, JournalFormat.RECORD_HEADER_LENGTH).sequence();
         final Path file = dir.resolve(JournalFormat.segmentName(first));
         channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        final byte[] tunables = TunablesCodec.encode(policy);
-        final ByteBuffer header = ByteBuffer.allocate(JournalFormat.TUNABLES_OFFSET + tunables.length)
-            .order(JournalFormat.ORDER);
-        new SegmentHeaderEncoder().wrap(new UnsafeBuffer(header), 0)
-            .magic(JournalFormat.MAGIC).version(JournalFormat.VERSION).shards(shards);
-        header.position(JournalFormat.TUNABLES_OFFSET).put(tunables).flip();
+        final ByteBuffer header = ByteBuffer.wrap(segmentHeader());
         segmentPosition = header.remaining();
         while (header.hasRemaining())
         {
             channel.write(header);
         }
         forceDirectory();
+    }
+
+    /**
+     * A new segment's header: shards, the gateway identities known now (every id in the records
+     * about to be written is among them), and the pacing tunables.
+     */
+    private byte[] segmentHeader()
+    {
+        final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(256);
+        final SegmentHeaderEncoder header = new SegmentHeaderEncoder().wrap(bytes, 0)
+            .magic(JournalFormat.MAGIC).version(JournalFormat.VERSION).shards(shards);
+        final int known = gateways.size();
+        final SegmentHeaderEncoder.GatewaysEncoder table = header.gatewaysCount(known - 1);
+        for (int id = 1; id < known; id++)
+        {
+            table.next().id(id).name(gateways.name(id));
+        }
+        announced = known;
+        final byte[] tunables = TunablesCodec.encode(policy);
+        header.putTunables(tunables, 0, tunables.length);
+        return Arrays.copyOf(bytes.byteArray(), header.encodedLength());
     }
 
     private void forceDirectory()

@@ -30,11 +30,11 @@ public final class WritingJournaler implements Journaler
         switch (event.type())
         {
             case BID_REQUEST -> writer.bid(event.epochMillis(), event.requestId(), event.campaignId(), event.cpmMicros(),
-                event.reason().value());
+                event.reason().value(), event.gateway());
             case WIN_NOTICE -> writer.notice(true, event.epochMillis(), event.requestId(), event.campaignId(),
-                event.cpmMicros());
+                event.cpmMicros(), event.gateway());
             case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(),
-                PacerEvent.NO_PRICE);
+                PacerEvent.NO_PRICE, event.gateway());
             case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), CampaignJson.definition(event.definition()));
             case CAMPAIGN_BATCH ->
             {

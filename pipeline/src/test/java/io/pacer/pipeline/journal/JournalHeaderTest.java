@@ -63,7 +63,7 @@ class JournalHeaderTest
         final byte[] known = TunablesCodec.encode(POLICY);
         final ByteBuffer header = ByteBuffer.allocate(JournalFormat.TUNABLES_OFFSET + known.length + 2 + name.length + 8 +
             records.length).order(JournalFormat.ORDER)
-            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION).putInt(4)
+            .putInt(JournalFormat.MAGIC).putInt(JournalFormat.VERSION_3).putInt(4)
             .putInt(4).put(known, 4, known.length - 4).putShort((short)name.length).put(name).putLong(3).put(records);
         Files.write(segment, header.array());
 

@@ -1,6 +1,7 @@
 package io.pacer.pipeline.journal;
 
 import io.pacer.model.PacingPolicy;
+import io.pacer.pipeline.GatewayIds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,31 +52,61 @@ class JournalTest
     }
 
     @Test
-    void shouldLayOutEveryRecordByteForByteAsVersionThreeWroteThemByHand() throws Exception
+    void shouldStillReadAVersionThreeSegmentWrittenByHand() throws Exception
     {
-        try (JournalWriter w = writer(1 << 20, 0))
-        {
-            writeFive(w);
-        }
         final byte[] tunables = TunablesCodec.encode(PacingPolicy.DEFAULT);
         final byte[] json = "{\"id\":42}".getBytes(StandardCharsets.UTF_8);
-        // the layout of JournalFormat, written out by hand as the writer did before the SBE schema
-        final ByteBuffer expected = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
-        expected.putInt(0x4A524350).putInt(3).putInt(2).put(tunables);
-        record(expected, 0, 1000, 1).putLong(7).putLong(42).putLong(2_500_000).put((byte)0);
-        frame(expected);
-        record(expected, 1, 1001, 2).putLong(7).putLong(42).putLong(1_000_000);
-        frame(expected);
-        record(expected, 2, 1002, 3).putLong(8).putLong(42);
-        frame(expected);
-        record(expected, 3, 1003, 4).put(json);
-        frame(expected);
-        record(expected, 4, 1004, 5);
-        frame(expected);
+        // version 3's layout, as the writer laid it out by hand before the SBE schema
+        final ByteBuffer v3 = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+        v3.putInt(0x4A524350).putInt(3).putInt(2).put(tunables);
+        record(v3, 0, 1000, 1).putLong(7).putLong(42).putLong(2_500_000).put((byte)0);
+        frame(v3);
+        record(v3, 1, 1001, 2).putLong(7).putLong(42).putLong(1_000_000);
+        frame(v3);
+        record(v3, 2, 1002, 3).putLong(8).putLong(42);
+        frame(v3);
+        record(v3, 3, 1003, 4).put(json);
+        frame(v3);
+        record(v3, 4, 1004, 5);
+        frame(v3);
+        Files.write(dir.resolve(JournalFormat.segmentName(0)), Arrays.copyOf(v3.array(), v3.position()));
 
-        final byte[] written = Files.readAllBytes(JournalReader.segments(dir).get(0));
+        assertThat(readAll(false)).containsExactly(
+            "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
+            "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
+            "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
+            "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
+            "4 TICK 1004 8 42 0 0 null shards=2");
+    }
 
-        assertThat(written).isEqualTo(Arrays.copyOf(expected.array(), expected.position()));
+    @Test
+    void shouldNameTheSenderOfEveryBidAndNoticeInEverySegment()
+    {
+        final GatewayIds gateways = new GatewayIds();
+        final int bidder = gateways.register("bidder-1");
+        try (JournalWriter w = new JournalWriter(dir, 0, 2, PacingPolicy.DEFAULT, 200, JournalWriter.FsyncPolicy.NEVER, 100,
+            gateways))
+        {
+            w.bid(1000, 7, 42, 2_500_000, 0, bidder);
+            w.endOfBatch();
+            // known before this segment began: in its header's table
+            final int feed = gateways.register("exchange-feed");
+            w.notice(true, 1001, 7, 42, 1_000_000, feed);
+            w.notice(false, 1002, 8, 42, 0, GatewayIds.ANONYMOUS);
+            w.endOfBatch();
+            // new mid-segment: announced by a record of its own
+            final int late = gateways.register("late-bidder");
+            w.bid(1003, 9, 42, 2_500_000, 0, late);
+            w.bid(1004, 10, 42, 2_500_000, 0, bidder);
+            w.endOfBatch();
+        }
+        final List<String> senders = new ArrayList<>();
+        new JournalReader(dir).read((r, header) -> senders.add(r.requestId() + " " + r.gateway() + " '" + r.gatewayName() + "'"),
+            false);
+
+        assertThat(JournalReader.segments(dir)).hasSizeGreaterThan(1);
+        assertThat(senders).containsExactly("7 1 'bidder-1'", "7 2 'exchange-feed'", "8 0 ''", "9 3 'late-bidder'",
+            "10 1 'bidder-1'");
     }
 
     private int recordStart;
@@ -165,8 +196,8 @@ class JournalTest
             writeFive(w);
         }
         final Path segment = JournalReader.segments(dir).get(0);
-        // the second record starts after the header and the 50-byte first record (8 + 17 + 25)
-        final long secondRecord = JournalFormat.headerLength(PacingPolicy.DEFAULT) + 50L;
+        // the second record starts after the header and the 52-byte first record (8 + 17 + 27)
+        final long secondRecord = JournalFormat.headerLength(PacingPolicy.DEFAULT) + 52L;
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
         {
             file.seek(secondRecord + 20);

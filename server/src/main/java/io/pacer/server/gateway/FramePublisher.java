@@ -1,6 +1,7 @@
 package io.pacer.server.gateway;
 
 import io.pacer.monitoring.SingleWriterCounters;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
 import io.pacer.wire.BidRequestDecoder;
@@ -29,6 +30,8 @@ final class FramePublisher implements FrameListener
     /** Called once a notice is held: the connection stops reading and retries. */
     private final Runnable onHeld;
     private ConnectionPermits permits = ConnectionPermits.ALL;
+    /** The gateway's identity id ({@link GatewayIds}), which the journal records with each message. */
+    private int gateway = GatewayIds.ANONYMOUS;
     private long readEpochMillis;
     private long readNanos;
 
@@ -48,6 +51,12 @@ final class FramePublisher implements FrameListener
     void permit(final ConnectionPermits permits)
     {
         this.permits = permits;
+    }
+
+    /** Who the gateway is, once its handshake says. */
+    void identify(final int gateway)
+    {
+        this.gateway = gateway;
     }
 
     /**
@@ -76,7 +85,7 @@ final class FramePublisher implements FrameListener
             loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
             return;
         }
-        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos))
+        if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos, gateway))
         {
             counters.increment(GatewayStats.SHED);
             loopWriter.noBid(requestId, Reason.OVERLOADED);
@@ -130,9 +139,9 @@ final class FramePublisher implements FrameListener
 
     private void publishOrHold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
     {
-        if (!pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros, readEpochMillis, readNanos))
+        if (!pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros, readEpochMillis, readNanos, gateway))
         {
-            heldNotice.hold(win, requestId, campaignId, priceCpmMicros);
+            heldNotice.hold(win, requestId, campaignId, priceCpmMicros, gateway);
             onHeld.run();
         }
     }

@@ -8,6 +8,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.pacer.monitoring.SingleWriterCounters;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.config.GatewayConfig;
 import io.pacer.wire.FrameParser;
@@ -53,6 +54,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
 
     private final PacerPipeline pipeline;
     private final PermissionCounters permissions;
+    private final GatewayIds identities;
     private final GatewayStats stats;
     private final GatewayConfig settings;
     private final FrameReader reader;
@@ -80,13 +82,15 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
 
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings)
     {
-        this(pipeline, stats, settings, new PermissionCounters(settings.permissions()));
+        this(pipeline, stats, settings, new PermissionCounters(settings.permissions()), new GatewayIds());
     }
 
+    /** @param identities numbers the identities the journal records with each message */
     public GatewayConnection(final PacerPipeline pipeline, final GatewayStats stats, final GatewayConfig settings,
-        final PermissionCounters permissions)
+        final PermissionCounters permissions, final GatewayIds identities)
     {
         this.permissions = permissions;
+        this.identities = identities;
         this.pipeline = pipeline;
         this.stats = stats;
         this.settings = settings;
@@ -188,6 +192,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
             {
                 identity = PeerIdentity.of(ctx.pipeline().get(SslHandler.class));
                 publisher.permit(ConnectionPermits.of(permissions, identity));
+                publisher.identify(identities.register(identity));
                 LOG.debug("gateway {} identified as \"{}\"", ctx.channel().remoteAddress(), identity);
             }
             else

@@ -12,6 +12,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.pacer.pipeline.DrainLoop;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.server.config.GatewayConfig;
 import io.pacer.server.config.GatewayPermissions;
@@ -41,10 +42,12 @@ public final class GatewayServer implements AutoCloseable
     private final GatewayStats stats = new GatewayStats();
     private final DrainLoop drainLoop;
     private final PermissionCounters permissions;
+    private final GatewayIds identities;
     private Channel serverChannel;
 
-    public GatewayServer(final int ioThreads, final GatewayPermissions permissions)
+    public GatewayServer(final int ioThreads, final GatewayPermissions permissions, final GatewayIds identities)
     {
+        this.identities = identities;
         this.permissions = new PermissionCounters(permissions);
         this.bossGroup = Transport.group(1, "pacer-gateway-accept");
         this.ioGroup = Transport.group(ioThreads, "pacer-gateway-io");
@@ -109,7 +112,7 @@ public final class GatewayServer implements AutoCloseable
                         ch.pipeline().addLast("idle",
                             new IdleStateHandler(settings.idleTimeout().toNanos(), 0, 0, TimeUnit.NANOSECONDS));
                     }
-                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings, permissions));
+                    ch.pipeline().addLast("gateway", new GatewayConnection(pipeline, stats, settings, permissions, identities));
                 }
             });
         serverChannel = bootstrap.bind(settings.host(), settings.port()).sync().channel();

@@ -13,9 +13,11 @@ final class HeldNotice
     private long requestId;
     private long campaignId;
     private long priceCpmMicros;
+    private int gateway;
 
-    void hold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros)
+    void hold(final boolean win, final long requestId, final long campaignId, final long priceCpmMicros, final int gateway)
     {
+        this.gateway = gateway;
         this.held = true;
         this.win = win;
         this.requestId = requestId;
@@ -31,7 +33,8 @@ final class HeldNotice
     /** Publishes the held notice if the ring has room now; true once nothing is held. */
     boolean tryRelease(final PacerPipeline pipeline)
     {
-        if (held && pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros))
+        if (held && pipeline.tryPublishNotice(win, requestId, campaignId, priceCpmMicros, pipeline.clock().time(),
+            System.nanoTime(), gateway))
         {
             held = false;
         }

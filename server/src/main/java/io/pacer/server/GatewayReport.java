@@ -1,0 +1,64 @@
+package io.pacer.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.pacer.model.Money;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.journal.JournalRecord;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code pacer replay}'s account per gateway identity: what each sent, as the journal records it
+ * (version 4 segments on; older ones, and gateways without a client certificate, are "").
+ */
+final class GatewayReport
+{
+    /** What one identity sent. */
+    private static final class Sender
+    {
+        long bidRequests;
+        long bids;
+        long wins;
+        long losses;
+        /** Its wins' clearing prices, summed, in nanos (a CPM micro is a nano per impression). */
+        long notifiedNanos;
+    }
+
+    private final Map<String, Sender> senders = new TreeMap<>();
+
+    /** Counts a bid, win or loss record. */
+    void count(final JournalRecord record)
+    {
+        final Sender sender = senders.computeIfAbsent(record.gatewayName(), name -> new Sender());
+        if (record.type() == EventType.BID_REQUEST)
+        {
+            sender.bidRequests++;
+            sender.bids += record.reason() == 0 ? 1 : 0;
+        }
+        else if (record.type() == EventType.WIN_NOTICE)
+        {
+            sender.wins++;
+            sender.notifiedNanos = Money.saturatingAdd(sender.notifiedNanos, record.cpmMicros());
+        }
+        else
+        {
+            sender.losses++;
+        }
+    }
+
+    void text(final StringBuilder text)
+    {
+        text.append("gateway              bid requests  bids         wins         losses       notified spend\n");
+        senders.forEach((name, g) -> text.append(String.format(Locale.ROOT, "%-20s %-13d %-12d %-12d %-12d %.6f%n",
+            name.isEmpty() ? "(anonymous)" : name, g.bidRequests, g.bids, g.wins, g.losses, g.notifiedNanos / 1e9)));
+        text.append(System.lineSeparator());
+    }
+
+    void json(final ArrayNode gateways)
+    {
+        senders.forEach((name, g) -> gateways.addObject().put("gateway", name).put("bidRequests", g.bidRequests)
+            .put("bids", g.bids).put("wins", g.wins).put("losses", g.losses).put("notifiedNanos", g.notifiedNanos));
+    }
+}
