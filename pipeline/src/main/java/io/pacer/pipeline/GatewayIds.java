@@ -1,9 +1,9 @@
 package io.pacer.pipeline;
 
+import org.agrona.collections.Object2IntHashMap;
+
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Small numbers for gateway identities, so that a ring slot and a journal record carry two bytes
@@ -19,7 +19,9 @@ public final class GatewayIds
     /** Ids fit an unsigned 16-bit field. */
     public static final int MAX_ID = 65_534;
 
-    private final Map<String, Integer> ids = new HashMap<>();
+    private static final int MISSING = -1;
+
+    private final Object2IntHashMap<String> ids = new Object2IntHashMap<>(MISSING);
     private final List<String> names = new ArrayList<>();
 
     public GatewayIds()
@@ -35,8 +37,8 @@ public final class GatewayIds
      */
     public synchronized int register(final String identity)
     {
-        final Integer known = ids.get(identity);
-        if (known != null)
+        final int known = ids.getValue(identity);
+        if (known != MISSING)
         {
             return known;
         }

@@ -100,6 +100,18 @@ class AdminTokenFileIntegrationTest
             .hasMessageContaining("pacer.gateway.tls.key-file: " + key + " can be read or changed by other users");
     }
 
+    @Test
+    void shouldStopServeWithExitTwoNamingAMisspeltSecurityKey() throws Exception
+    {
+        final Path conf = dir.resolve("pacer.conf");
+        Files.writeString(conf, "pacer.gateway.tls.client-ca-fille = \"/etc/pacer/gateways-ca.pem\"\n");
+
+        final JournalIntegrationTest.Run serve = JournalIntegrationTest.cli("serve", "--config", conf.toString());
+
+        assertThat(serve.exitCode()).isEqualTo(2);
+        assertThat(serve.err()).contains("pacer.gateway.tls.client-ca-fille: unknown key; did you mean pacer.gateway.tls.client-ca-file?");
+    }
+
     private Path tokenFile(final String content) throws Exception
     {
         final Path file = dir.resolve("admin-tokens");

@@ -81,6 +81,10 @@ class MutualTlsIntegrationTest
             assertThat(bidder.read(1)).containsExactly("ERROR 7 NOT_PERMITTED " + WinNoticeDecoder.TEMPLATE_ID);
             assertThat(pacer.get("/campaigns/1").body()).contains("\"spentMicros\":0,", "\"wins\":0");
             assertThat(refusals(pacer, "bidder-1").notPermitted().get()).isEqualTo(1);
+            assertThat(pacer.server.metrics().scrape(io.pacer.monitoring.PacerMetrics.PROMETHEUS_TEXT))
+                .contains("pacer_gateway_messages_total{gateway=\"bidder-1\",type=\"bid_request\"} 1.0",
+                    "pacer_gateway_messages_total{gateway=\"bidder-1\",type=\"win_notice\"} 1.0",
+                    "pacer_gateway_refused_total{gateway=\"bidder-1\",reason=\"not_permitted\"} 1.0");
         }
     }
 
@@ -188,7 +192,7 @@ class MutualTlsIntegrationTest
         }
     }
 
-    private static PermissionCounters.Refusals refusals(final TestPacer pacer, final String identity)
+    private static PermissionCounters.Counts refusals(final TestPacer pacer, final String identity)
     {
         return pacer.server.gatewayPermissionCounters().all().get(identity);
     }

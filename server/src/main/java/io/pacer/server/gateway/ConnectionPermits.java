@@ -21,17 +21,17 @@ final class ConnectionPermits
     /** Inclusive campaign id ranges it may name, or null for every campaign. */
     private final long[] from;
     private final long[] to;
-    private final PermissionCounters.Refusals refusals;
+    private final PermissionCounters.Counts counts;
 
     private ConnectionPermits(final boolean bids, final boolean wins, final boolean losses, final long[] from,
-        final long[] to, final PermissionCounters.Refusals refusals)
+        final long[] to, final PermissionCounters.Counts counts)
     {
         this.bids = bids;
         this.wins = wins;
         this.losses = losses;
         this.from = from;
         this.to = to;
-        this.refusals = refusals;
+        this.counts = counts;
     }
 
     /** What {@code identity} may send under {@code counters}' permissions. */
@@ -43,10 +43,10 @@ final class ConnectionPermits
             return ALL;
         }
         final GatewayPermissions.Grant grant = permissions.grants().get(identity);
-        final PermissionCounters.Refusals refusals = counters.refusals(identity);
+        final PermissionCounters.Counts counts = counters.counts(identity);
         if (grant == null)
         {
-            return new ConnectionPermits(false, false, false, new long[0], new long[0], refusals);
+            return new ConnectionPermits(false, false, false, new long[0], new long[0], counts);
         }
         final List<GatewayPermissions.IdRange> ranges = grant.campaigns();
         final long[] from = ranges.isEmpty() ? null : new long[ranges.size()];
@@ -58,7 +58,7 @@ final class ConnectionPermits
         }
         return new ConnectionPermits(grant.kinds().contains(GatewayPermissions.Kind.BID_REQUEST),
             grant.kinds().contains(GatewayPermissions.Kind.WIN_NOTICE),
-            grant.kinds().contains(GatewayPermissions.Kind.LOSS_NOTICE), from, to, refusals);
+            grant.kinds().contains(GatewayPermissions.Kind.LOSS_NOTICE), from, to, counts);
     }
 
     /** Whether it may name {@code campaignId}. */
@@ -78,15 +78,29 @@ final class ConnectionPermits
         return false;
     }
 
+    /** Counts a message received, by kind; nothing without permissions ({@link #ALL}). */
+    void countReceived(final GatewayPermissions.Kind kind)
+    {
+        if (counts != null)
+        {
+            switch (kind)
+            {
+                case BID_REQUEST -> counts.bidRequests().increment();
+                case WIN_NOTICE -> counts.winNotices().increment();
+                default -> counts.lossNotices().increment();
+            }
+        }
+    }
+
     /** Counts a message of a kind it may not send. */
     void countNotPermitted()
     {
-        refusals.notPermitted().incrementAndGet();
+        counts.notPermitted().incrementAndGet();
     }
 
     /** Counts a message naming a campaign outside its ids. */
     void countOutsideCampaigns()
     {
-        refusals.outsideCampaigns().incrementAndGet();
+        counts.outsideCampaigns().incrementAndGet();
     }
 }

@@ -4,6 +4,7 @@ import io.pacer.monitoring.SingleWriterCounters;
 import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.Responder;
+import io.pacer.server.config.GatewayPermissions;
 import io.pacer.wire.BidRequestDecoder;
 import io.pacer.wire.ErrorCode;
 import io.pacer.wire.FrameListener;
@@ -73,6 +74,7 @@ final class FramePublisher implements FrameListener
     public void onBidRequest(final long requestId, final long campaignId, final long bidCpmMicros)
     {
         counters.increment(GatewayStats.BID_REQUESTS);
+        permits.countReceived(GatewayPermissions.Kind.BID_REQUEST);
         if (!permits.bids)
         {
             refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
@@ -96,6 +98,7 @@ final class FramePublisher implements FrameListener
     public void onWinNotice(final long requestId, final long campaignId, final long priceCpmMicros)
     {
         counters.increment(GatewayStats.WIN_NOTICES);
+        permits.countReceived(GatewayPermissions.Kind.WIN_NOTICE);
         if (!permits.wins || !permits.mayName(campaignId))
         {
             refuse(requestId, WinNoticeDecoder.TEMPLATE_ID);
@@ -108,6 +111,7 @@ final class FramePublisher implements FrameListener
     public void onLossNotice(final long requestId, final long campaignId)
     {
         counters.increment(GatewayStats.LOSS_NOTICES);
+        permits.countReceived(GatewayPermissions.Kind.LOSS_NOTICE);
         if (!permits.losses || !permits.mayName(campaignId))
         {
             refuse(requestId, LossNoticeDecoder.TEMPLATE_ID);

@@ -6,12 +6,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Messages refused by {@code pacer.gateway.permissions}, counted per gateway identity. The labels
- * are bounded by the configuration: one per configured identity, and {@link #UNLISTED} for every
- * connection whose identity is not configured (its CN is logged, not used as a label, so a
- * stranger cannot grow the metric). Counted on the event loops, only when a message is refused.
+ * Messages per gateway identity under {@code pacer.gateway.permissions}: received, by kind, and
+ * refused, by why. The labels are bounded by the configuration: one per configured identity, and
+ * {@link #UNLISTED} for every connection whose identity is not configured (its CN is logged, not
+ * used as a label, so a stranger cannot grow the metric). Counted on the event loops; without
+ * permissions nothing is counted here (the totals are in {@link GatewayStats}).
  */
 public final class PermissionCounters
 {
@@ -19,12 +21,18 @@ public final class PermissionCounters
     public static final String UNLISTED = "(unlisted)";
 
     /** One identity's counts. */
-    public record Refusals(AtomicLong notPermitted, AtomicLong outsideCampaigns)
+    public record Counts(
+        LongAdder bidRequests, LongAdder winNotices, LongAdder lossNotices, AtomicLong notPermitted,
+        AtomicLong outsideCampaigns)
     {
+        Counts()
+        {
+            this(new LongAdder(), new LongAdder(), new LongAdder(), new AtomicLong(), new AtomicLong());
+        }
     }
 
     private final GatewayPermissions permissions;
-    private final Map<String, Refusals> byIdentity = new LinkedHashMap<>();
+    private final Map<String, Counts> byIdentity = new LinkedHashMap<>();
 
     public PermissionCounters(final GatewayPermissions permissions)
     {
@@ -33,9 +41,9 @@ public final class PermissionCounters
         {
             for (final String identity : permissions.grants().keySet())
             {
-                byIdentity.put(identity, new Refusals(new AtomicLong(), new AtomicLong()));
+                byIdentity.put(identity, new Counts());
             }
-            byIdentity.put(UNLISTED, new Refusals(new AtomicLong(), new AtomicLong()));
+            byIdentity.put(UNLISTED, new Counts());
         }
     }
 
@@ -44,14 +52,14 @@ public final class PermissionCounters
         return permissions;
     }
 
-    Refusals refusals(final String identity)
+    Counts counts(final String identity)
     {
-        final Refusals refusals = byIdentity.get(identity);
-        return refusals != null ? refusals : byIdentity.get(UNLISTED);
+        final Counts counts = byIdentity.get(identity);
+        return counts != null ? counts : byIdentity.get(UNLISTED);
     }
 
     /** Every label and its counts, in configuration order ({@link #UNLISTED} last); empty when not enforced. */
-    public Map<String, Refusals> all()
+    public Map<String, Counts> all()
     {
         return Collections.unmodifiableMap(byIdentity);
     }
