@@ -40,8 +40,9 @@ import java.util.zip.CRC32C;
  * Record payloads and the segment header are read with the codecs generated from the journal's
  * SBE schema ({@code pacer-journal.xml}); this class checks the framing (length, CRC32C).
  *
- * <p>Over 300 lines because it reads three header versions and tells a torn tail from corruption
- * before it, with the file and offset.
+ * <p>Over 300 lines because it reads four header versions (the fourth with its table of gateway
+ * identities, which it keeps per segment) and tells a torn tail from corruption before it, with
+ * the file and offset.
  */
 public final class JournalReader
 {

@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * Records are laid out by the codecs generated from the journal's SBE schema
  * ({@code pacer-journal.xml}); this class frames them (length, CRC32C) and owns the files.
  *
- * <p>Over 300 lines because segment rolling, the three fsync policies and failing closed belong to
- * one writer thread's state.
+ * <p>Over 300 lines because segment rolling (with each segment's table of gateway identities),
+ * the three fsync policies and failing closed belong to one writer thread's state.
  */
 public final class JournalWriter implements AutoCloseable
 {
