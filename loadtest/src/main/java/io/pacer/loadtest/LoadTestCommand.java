@@ -199,7 +199,11 @@ public final class LoadTestCommand implements Callable<Integer>
         final SslContextBuilder builder = SslContextBuilder.forClient();
         if (tlsCert != null)
         {
-            builder.keyManager(tlsCert.toFile(), tlsKey == null ? null : tlsKey.toFile());
+            if (tlsKey == null)
+            {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--tls-cert needs --tls-key");
+            }
+            builder.keyManager(tlsCert.toFile(), tlsKey.toFile());
         }
         return (tlsTrust == null ? builder.trustManager(InsecureTrustManagerFactory.INSTANCE) :
             builder.trustManager(tlsTrust.toFile())).build();

@@ -52,6 +52,12 @@ public enum EventType
         return journalCode;
     }
 
+    /** Whether a gateway sends it: a bid request or a notice. */
+    public boolean fromGateway()
+    {
+        return this == BID_REQUEST || this == WIN_NOTICE || this == LOSS_NOTICE;
+    }
+
     /** Whether every shard applies it (time), rather than the one owning its campaign. */
     public boolean broadcast()
     {

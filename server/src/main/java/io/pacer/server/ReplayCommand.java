@@ -94,8 +94,7 @@ final class ReplayCommand implements Callable<Integer>
         final JournalReplay.Observer observer = (record, replayed, shard) ->
         {
             byType[record.type().ordinal()]++;
-            final boolean fromGateway = record.type() == EventType.BID_REQUEST || record.type() == EventType.WIN_NOTICE ||
-                record.type() == EventType.LOSS_NOTICE;
+            final boolean fromGateway = record.type().fromGateway();
             if (record.type() == EventType.TICK || (only != null && only != record.campaignId()) ||
                 (gateway != null && (!fromGateway || !gateway.equals(record.gatewayName()))))
             {
@@ -176,7 +175,7 @@ final class ReplayCommand implements Callable<Integer>
         {
             node.put("campaignId", Long.toUnsignedString(r.campaignId()));
         }
-        if (r.type() == EventType.BID_REQUEST || r.type() == EventType.WIN_NOTICE || r.type() == EventType.LOSS_NOTICE)
+        if (r.type().fromGateway())
         {
             node.put("requestId", Long.toUnsignedString(r.requestId()));
             node.put("gateway", r.gatewayName());

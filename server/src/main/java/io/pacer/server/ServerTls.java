@@ -23,16 +23,12 @@ final class ServerTls
     }
 
     /**
-     * The server context for {@code files}, or null when TLS is off.
+     * The server context for {@code files}, which has TLS on.
      *
      * @throws InvalidConfigException naming the key if the files do not make a usable context
      */
     static SslContext context(final TlsFiles files)
     {
-        if (!files.enabled())
-        {
-            return null;
-        }
         try
         {
             final SslContextBuilder builder = SslContextBuilder.forServer(files.certFile().toFile(), files.keyFile().toFile());

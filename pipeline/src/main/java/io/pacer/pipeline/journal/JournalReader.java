@@ -240,9 +240,9 @@ public final class JournalReader
                         "sequence " + record.sequence + " follows " + lastSequence);
                 }
                 lastSequence = record.sequence;
-                records++;
                 if (input)
                 {
+                    records++;
                     handler.onRecord(record, header);
                 }
                 position += JournalFormat.RECORD_HEADER_LENGTH + length;
@@ -343,15 +343,11 @@ public final class JournalReader
         record.epochMillis = Units.epochMillis(recordHeader.epochMillis());
         record.definitionJson = null;
         record.gateway = GatewayIds.ANONYMOUS;
+        record.gatewayName = "";
         if (recordHeader.typeRaw() == RecordType.GATEWAY.value())
         {
             gatewayRecord.wrap(segment, payload, GatewayRecordDecoder.BLOCK_LENGTH, version);
-            final int id = gatewayRecord.id();
-            while (names.size() <= id)
-            {
-                names.add(null);
-            }
-            names.set(id, gatewayRecord.name());
+            name(gatewayRecord.id(), gatewayRecord.name());
             return false;
         }
         record.type = EventType.ofJournalCode(recordHeader.typeRaw());
@@ -427,21 +423,26 @@ public final class JournalReader
             segmentHeader.wrap(segment, 0, SegmentHeaderDecoder.BLOCK_LENGTH, version);
             for (final SegmentHeaderDecoder.GatewaysDecoder gateway : segmentHeader.gateways())
             {
-                final int id = gateway.id();
-                while (names.size() <= id)
-                {
-                    names.add(null);
-                }
-                names.set(id, gateway.name());
+                name(gateway.id(), gateway.name());
             }
             final byte[] tunables = new byte[segmentHeader.tunablesLength()];
             segmentHeader.getTunables(tunables, 0, tunables.length);
-            return TunablesCodec.decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+            return TunablesCodec.decode(tunables);
         }
         catch (final IndexOutOfBoundsException ex)
         {
             throw new IllegalArgumentException("segment shorter than its header", new BufferUnderflowException());
         }
+    }
+
+    /** Names gateway {@code id} in the current segment's table. */
+    private void name(final int id, final String name)
+    {
+        while (names.size() <= id)
+        {
+            names.add(null);
+        }
+        names.set(id, name);
     }
 
     /** The last sequence read, -1 if none. */

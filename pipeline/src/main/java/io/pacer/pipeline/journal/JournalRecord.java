@@ -16,7 +16,7 @@ public final class JournalRecord
     int reason;
     String definitionJson;
     int gateway;
-    String gatewayName;
+    String gatewayName = "";
 
     public long sequence()
     {

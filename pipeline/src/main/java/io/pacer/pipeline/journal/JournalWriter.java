@@ -201,7 +201,7 @@ public final class JournalWriter implements AutoCloseable
                 continue;
             }
             final byte[] name = gateways.name(id).getBytes(StandardCharsets.UTF_8);
-            final int length = GatewayRecordEncoder.BLOCK_LENGTH + 2 + name.length;
+            final int length = GatewayRecordEncoder.BLOCK_LENGTH + GatewayRecordEncoder.nameHeaderLength() + name.length;
             final int start = begin(length);
             stamp(gatewayRecord.wrap(view, payloadOffset(start)).header(), RecordType.GATEWAY, epochMillis);
             gatewayRecord.id(id).putName(name, 0, name.length);

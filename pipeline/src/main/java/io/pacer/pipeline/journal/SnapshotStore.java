@@ -201,7 +201,7 @@ public final class SnapshotStore
         }
         final byte[] tunables = new byte[decoder.tunablesLength()];
         decoder.getTunables(tunables, 0, tunables.length);
-        final PacingPolicy policy = TunablesCodec.decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+        final PacingPolicy policy = TunablesCodec.decode(tunables);
         return new Read(decoder.shards(), policy, decoder.coveredSequence(), states);
     }
 
@@ -226,7 +226,7 @@ public final class SnapshotStore
         {
             final byte[] tunables = new byte[in.readInt()];
             in.readFully(tunables);
-            policy = TunablesCodec.decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+            policy = TunablesCodec.decode(tunables);
         }
         final long covered = in.readLong();
         final byte[][] states = new byte[shards][];

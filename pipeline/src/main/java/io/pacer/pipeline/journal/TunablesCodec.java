@@ -44,6 +44,12 @@ final class TunablesCodec
      *
      * @throws IllegalArgumentException if the bytes end early, or name a tunable this version does not know
      */
+    /** As {@link #decode(ByteBuffer)}, from the tunables' bytes alone. */
+    static PacingPolicy decode(final byte[] tunables)
+    {
+        return decode(ByteBuffer.wrap(tunables).order(JournalFormat.ORDER));
+    }
+
     static PacingPolicy decode(final ByteBuffer in)
     {
         try

@@ -21,6 +21,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JournalTest
 {
+    /** The records {@link #writeFive} writes, as {@link #readAll} reads them back. */
+    private static final String[] FIVE_RECORDS = {
+        "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
+        "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
+        "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
+        "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
+        "4 TICK 1004 8 42 0 0 null shards=2"};
+
     @TempDir
     Path dir;
 
@@ -71,12 +79,7 @@ class JournalTest
         frame(v3);
         Files.write(dir.resolve(JournalFormat.segmentName(0)), Arrays.copyOf(v3.array(), v3.position()));
 
-        assertThat(readAll(false)).containsExactly(
-            "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
-            "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
-            "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
-            "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
-            "4 TICK 1004 8 42 0 0 null shards=2");
+        assertThat(readAll(false)).containsExactly(FIVE_RECORDS);
     }
 
     @Test
@@ -134,12 +137,7 @@ class JournalTest
         {
             writeFive(w);
         }
-        assertThat(readAll(false)).containsExactly(
-            "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
-            "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
-            "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
-            "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
-            "4 TICK 1004 8 42 0 0 null shards=2");
+        assertThat(readAll(false)).containsExactly(FIVE_RECORDS);
     }
 
     @Test

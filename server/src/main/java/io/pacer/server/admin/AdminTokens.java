@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The tokens of {@code pacer.admin.token-file}, each with its role, as the file was when last
@@ -34,7 +35,8 @@ final class AdminTokens
     private FileTime modified;
     private long size;
     private long lookedAtNanos;
-    private long reloadFailures;
+    /** Written by the admin event loop, read by metrics. */
+    private final AtomicLong reloadFailures = new AtomicLong();
 
     /** Reads the file now: at start-up, a bad file stops the server. */
     AdminTokens(final Path file)
@@ -61,7 +63,7 @@ final class AdminTokens
 
     long reloadFailures()
     {
-        return reloadFailures;
+        return reloadFailures.get();
     }
 
     private void reloadIfChanged()
@@ -81,7 +83,7 @@ final class AdminTokens
         }
         catch (final IOException | IllegalArgumentException ex)
         {
-            reloadFailures++;
+            reloadFailures.incrementAndGet();
             LOG.error(
                 "admin token file {} could not be re-read ({}); the tokens read before stay valid", file, ex.getMessage());
         }

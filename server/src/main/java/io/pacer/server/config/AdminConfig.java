@@ -3,7 +3,6 @@ package io.pacer.server.config;
 import com.google.errorprone.annotations.Immutable;
 
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.net.UnknownHostException;
 
@@ -37,10 +36,7 @@ public record AdminConfig(
             throw new InvalidConfigException(PREFIX + "token",
                 "must be set (or " + PREFIX + "token-file) when " + PREFIX + "host (" + host + ") is not a loopback address");
         }
-        if (tokenFile != null && !Files.isReadable(tokenFile))
-        {
-            throw new InvalidConfigException(PREFIX + "token-file", "no readable file at " + tokenFile);
-        }
+        Check.readableFile(PREFIX + "token-file", tokenFile);
         Check.privateFile(PREFIX + "token-file", tokenFile);
     }
 

@@ -50,6 +50,15 @@ final class Check
         }
     }
 
+    /** A file the configuration names must be there and readable; null (not set) passes. */
+    static void readableFile(final String key, final Path file)
+    {
+        if (file != null && !Files.isReadable(file))
+        {
+            throw new InvalidConfigException(key, "no readable file at " + file);
+        }
+    }
+
     static int range(final String key, final int value, final int min, final int max)
     {
         if (value < min || value > max)

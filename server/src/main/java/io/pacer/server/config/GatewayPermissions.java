@@ -16,7 +16,7 @@ import java.util.Set;
  * everything, as without this section. Not empty: a connection whose identity is not listed (or
  * that has none) may send nothing.
  *
- * @param grants by identity, in the order configured
+ * @param grants by identity, in name order
  */
 @Immutable
 public record GatewayPermissions(@SuppressWarnings("Immutable") Map<String, Grant> grants)
@@ -119,9 +119,10 @@ public record GatewayPermissions(@SuppressWarnings("Immutable") Map<String, Gran
         final int dash = text.indexOf('-', 1);
         try
         {
-            final long from = Long.parseLong((dash < 0 ? text : text.substring(0, dash)).trim());
-            final long to = dash < 0 ? from : Long.parseLong(text.substring(dash + 1).trim());
-            if (from < 0 || to < from)
+            // campaign ids are unsigned 64-bit, as on the wire
+            final long from = Long.parseUnsignedLong((dash < 0 ? text : text.substring(0, dash)).trim());
+            final long to = dash < 0 ? from : Long.parseUnsignedLong(text.substring(dash + 1).trim());
+            if (Long.compareUnsigned(to, from) < 0)
             {
                 throw new InvalidConfigException(key, "\"" + text + "\": a range must run from a low id to a higher one");
             }

@@ -33,12 +33,6 @@ public record SourceAllowlist(String key, @SuppressWarnings("Immutable") List<St
         return new SourceAllowlist(key, List.of());
     }
 
-    /** Whether every source is allowed. */
-    public boolean allowsEveryone()
-    {
-        return blocks.isEmpty();
-    }
-
     /** One block: its address and prefix length. */
     public record Block(InetAddress address, int prefixLength)
     {

@@ -2,7 +2,6 @@ package io.pacer.server.config;
 
 import com.google.errorprone.annotations.Immutable;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -27,15 +26,15 @@ public record TlsFiles(String prefix, Path certFile, Path keyFile, Path clientCa
             throw new InvalidConfigException(prefix + (certFile == null ? ".tls.cert-file" : ".tls.key-file"),
                 "must be set together with " + prefix + (certFile == null ? ".tls.key-file" : ".tls.cert-file"));
         }
-        requireReadable(prefix + ".tls.cert-file", certFile);
-        requireReadable(prefix + ".tls.key-file", keyFile);
+        Check.readableFile(prefix + ".tls.cert-file", certFile);
+        Check.readableFile(prefix + ".tls.key-file", keyFile);
         Check.privateFile(prefix + ".tls.key-file", keyFile);
         if (clientCaFile != null && certFile == null)
         {
             throw new InvalidConfigException(prefix + ".tls.client-ca-file",
                 "needs " + prefix + ".tls.cert-file and " + prefix + ".tls.key-file: mutual TLS is TLS first");
         }
-        requireReadable(prefix + ".tls.client-ca-file", clientCaFile);
+        Check.readableFile(prefix + ".tls.client-ca-file", clientCaFile);
     }
 
     /** Plain TCP for the listener under {@code prefix}. */
@@ -53,13 +52,5 @@ public record TlsFiles(String prefix, Path certFile, Path keyFile, Path clientCa
     public boolean mutual()
     {
         return clientCaFile != null;
-    }
-
-    private static void requireReadable(final String key, final Path file)
-    {
-        if (file != null && !Files.isReadable(file))
-        {
-            throw new InvalidConfigException(key, "no readable file at " + file);
-        }
     }
 }

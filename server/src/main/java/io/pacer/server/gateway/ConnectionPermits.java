@@ -70,7 +70,7 @@ final class ConnectionPermits
         }
         for (int i = 0; i < from.length; i++)
         {
-            if (campaignId >= from[i] && campaignId <= to[i])
+            if (Long.compareUnsigned(campaignId, from[i]) >= 0 && Long.compareUnsigned(campaignId, to[i]) <= 0)
             {
                 return true;
             }

@@ -37,10 +37,4 @@ enum ConnectionState
     {
         return this != FRAMING_LOST && this != LINGERING;
     }
-
-    /** Whether a close is already under way. */
-    boolean closing()
-    {
-        return this != OPEN;
-    }
 }

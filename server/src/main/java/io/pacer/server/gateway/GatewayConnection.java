@@ -71,8 +71,6 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
     private SlowReaderGuard slowReader;
 
     private ConnectionState state = ConnectionState.OPEN;
-    /** The gateway's certificate CN under mutual TLS; {@link PeerIdentity#ANONYMOUS} otherwise. */
-    private String identity = PeerIdentity.ANONYMOUS;
     private ByteBuf cumulation;
     /** Guards against decoding again from within a decode (a shared pipeline drains in it). */
     private boolean decoding;
@@ -108,13 +106,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
         this.answers = new AnswerWriter(stats, ctx, slowReader::checkUnwritten, this::closeGracefully);
         this.publisher = new FramePublisher(pipeline, answers, counters, loopWriter, heldNotice, this::noticeHeld);
         // plain TCP, or TLS without client certificates: no identity (the handshake may give one)
-        publisher.permit(ConnectionPermits.of(permissions, identity));
-    }
-
-    /** Who the gateway is: its certificate's CN under mutual TLS, else empty. */
-    String identity()
-    {
-        return identity;
+        publisher.permit(ConnectionPermits.of(permissions, PeerIdentity.ANONYMOUS));
     }
 
     /** Where the connection is in its life (tests). */
@@ -190,7 +182,7 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
         {
             if (handshake.isSuccess())
             {
-                identity = PeerIdentity.of(ctx.pipeline().get(SslHandler.class));
+                final String identity = PeerIdentity.of(ctx.pipeline().get(SslHandler.class));
                 publisher.permit(ConnectionPermits.of(permissions, identity));
                 publisher.identify(identities.register(identity));
                 LOG.debug("gateway {} identified as \"{}\"", ctx.channel().remoteAddress(), identity);
@@ -388,8 +380,10 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
      */
     void closeGracefully()
     {
-        if (state == ConnectionState.LINGERING)
+        if (state == ConnectionState.LINGERING || state == ConnectionState.CLOSED)
         {
+            // lingering already, or closed at once (a slow reader under TLS stays active while
+            // its close_notify waits): nothing more to write, and no going back
             return;
         }
         final boolean active = ctx.channel().isActive();

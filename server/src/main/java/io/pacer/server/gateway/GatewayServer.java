@@ -166,7 +166,7 @@ public final class GatewayServer implements AutoCloseable
 
     /**
      * Closes every connection gracefully (answers owed first, then a half-close, waiting up to
-     * {@link Linger.LINGER_MILLIS} for each gateway to close its side), then the
+     * {@link Linger#LINGER_MILLIS} for each gateway to close its side), then the
      * event loops. Drain the ring first.
      */
     @Override
