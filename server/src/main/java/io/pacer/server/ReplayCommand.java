@@ -1,37 +1,49 @@
 package io.pacer.server;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.pacer.model.CampaignBook;
-import io.pacer.model.Money;
-import io.pacer.model.ShardCounters;
-import io.pacer.pipeline.EventType;
+import io.pacer.model.CampaignSnapshot;
+import io.pacer.model.PacingShard;
 import io.pacer.pipeline.journal.JournalCorruptException;
+import io.pacer.pipeline.journal.JournalHeader;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.server.audit.AuditReport;
+import io.pacer.server.audit.CsvExport;
+import io.pacer.server.audit.Explainer;
+import io.pacer.server.audit.PointInTime;
+import io.pacer.server.audit.RecordFilter;
+import io.pacer.server.audit.WhatIf;
+import io.pacer.server.audit.WhatIfChange;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code pacer replay}: re-runs a journal through the pacing code and audits it. */
+/**
+ * {@code pacer replay}: re-runs a journal through the pacing code and audits it, or answers one
+ * question about it: a campaign at an instant ({@code --until}), why a bid got its answer
+ * ({@code --explain}), what other pacing would have done ({@code --what-if}); and exports it
+ * ({@code --export}). Every mode replays the whole journal (up to {@code --until}) and compares
+ * each re-made decision with the recorded one.
+ */
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
     description = "Reads a journal, checks every record's CRC, re-runs the events through the same pacing code the "
         + "server runs, compares each re-made bid decision with the recorded one, and prints an audit: events by "
         + "type and, per campaign, bids, NO_BIDs by reason, wins, spend, budget, the peak of spent + reserved "
-        + "against the budget, and late wins.",
+        + "against the budget, and late wins. --until, --explain and --what-if print their answer instead.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:every decision reproduced", "1:other failure", "2:bad usage",
         "3:some decisions differ from the journal", "4:the journal is corrupt (file and offset on stderr)"})
@@ -39,6 +51,7 @@ final class ReplayCommand implements Callable<Integer>
 {
     static final int MISMATCH = 3;
     static final int CORRUPT = 4;
+    private static final int USAGE = 2;
 
     @Option(names = "--journal", required = true, paramLabel = "DIR", description = "The journal directory.")
     Path journal;
@@ -62,99 +75,130 @@ final class ReplayCommand implements Callable<Integer>
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
     String format;
 
-    /** What the audit keeps per campaign. */
-    private static final class Audit
-    {
-        long bids;
-        final long[] noBids = new long[8];
-        long wins;
-        long peakCommittedNanos;
-    }
+    @Option(names = "--until", paramLabel = "INSTANT",
+        description = "With --campaign: replay the records stamped up to this instant (ISO-8601) and print the campaign's "
+            + "state then: spent, reserved, today's spend, open reservations, the plan line (JSON: the admin API's body).")
+    Instant until;
+
+    @Option(names = "--explain", paramLabel = "REQUEST_ID",
+        description = "Print each bid with this request id: its decision, the rule that gave it and the numbers it compared.")
+    String explain;
+
+    @Option(names = "--what-if", paramLabel = "SETTING",
+        description = "Replay under a change and print delivery, overspend and slot RMSE beside what happened: "
+            + "pacing.replan-interval=5s, pacing.reservation-ttl=10s, pacing.notice-dedupe-window=2m, "
+            + "campaign.pacing=EVEN|ASAP. Repeatable.")
+    List<String> whatIf = new ArrayList<>();
+
+    @Option(names = "--what-if-campaign", paramLabel = "FILE",
+        description = "A campaigns file whose definitions replace, in the what-if replay, every recorded definition of the same id.")
+    Path whatIfCampaigns;
+
+    @Option(names = "--slot", defaultValue = "PT1H", paramLabel = "DURATION",
+        description = "The slot of --what-if's slot RMSE, ISO-8601 (default: ${DEFAULT-VALUE}).")
+    Duration slot;
+
+    @Option(names = "--export", arity = "2", paramLabel = "FORMAT DIR",
+        description = "Also write DIR/events.csv (one row per decision and notice) and DIR/hourly.csv, DIR/daily.csv "
+            + "(per campaign, in its time zone). FORMAT: csv.")
+    List<String> export;
 
     @Override
     public Integer call()
     {
-        final PrintStream out = System.out;
-        if (!Files.isDirectory(journal))
+        final String usage = usage();
+        if (usage != null)
         {
-            System.err.println("pacer replay: no such journal directory: " + journal);
-            return 2;
+            System.err.println("pacer replay: " + usage);
+            return USAGE;
         }
-        if (!"text".equals(format) && !"json".equals(format))
+        final RecordFilter filter = new RecordFilter(campaign == null ? null : Long.parseUnsignedLong(campaign), gateway,
+            from == null ? Units.MIN_INSTANT : Units.epochMillis(from.toEpochMilli()),
+            to == null ? Units.MAX_INSTANT : Units.epochMillis(to.toEpochMilli()));
+        final List<JournalReplay.Observer> observers = new ArrayList<>();
+        final AuditReport audit = new AuditReport(filter, events ? System.out : null);
+        observers.add(audit);
+        final Explainer explainer = explain == null ? null : new Explainer(Long.parseUnsignedLong(explain), filter);
+        final WhatIf what;
+        final CsvExport csv;
+        try
         {
-            System.err.println("pacer replay: --format must be text or json");
-            return 2;
+            what = whatIf.isEmpty() && whatIfCampaigns == null ? null :
+                new WhatIf(WhatIfChange.parse(whatIf, whatIfCampaigns), filter, slot);
+            csv = export == null ? null : new CsvExport(Path.of(export.get(1)), filter);
         }
-        final Long only = campaign == null ? null : Long.parseUnsignedLong(campaign);
-        final long fromMillis = from == null ? Long.MIN_VALUE : from.toEpochMilli();
-        final long toMillis = to == null ? Long.MAX_VALUE : to.toEpochMilli();
-        final long[] byType = new long[8];
-        final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
-        final GatewayReport senders = new GatewayReport();
-        final JournalReplay.Observer observer = (record, replayed, shard) ->
+        catch (final IllegalArgumentException ex)
         {
-            byType[record.type().ordinal()]++;
-            final boolean fromGateway = record.type().fromGateway();
-            if (record.type() == EventType.TICK || (only != null && only != record.campaignId()) ||
-                (gateway != null && (!fromGateway || !gateway.equals(record.gatewayName()))))
-            {
-                return;
-            }
-            final boolean inWindow = record.epochMillis() >= fromMillis && record.epochMillis() < toMillis;
-            if (fromGateway && inWindow)
-            {
-                senders.count(record);
-            }
-            final Audit audit = audits.computeIfAbsent(record.campaignId(), id -> new Audit());
-            final CampaignBook book = shard.campaign(record.campaignId());
-            if (book != null)
-            {
-                audit.peakCommittedNanos = Math.max(audit.peakCommittedNanos,
-                    Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
-            }
-            if (inWindow && record.type() == EventType.BID_REQUEST)
-            {
-                if (record.reason() == 0)
-                {
-                    audit.bids++;
-                }
-                else
-                {
-                    audit.noBids[record.reason()]++;
-                }
-            }
-            else if (inWindow && record.type() == EventType.WIN_NOTICE)
-            {
-                audit.wins++;
-            }
-            if (events && inWindow)
-            {
-                out.println(eventJson(record, replayed));
-            }
-        };
+            System.err.println("pacer replay: " + ex.getMessage());
+            return USAGE;
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("pacer replay: " + ex);
+            return 1;
+        }
+        if (explainer != null)
+        {
+            observers.add(explainer);
+        }
+        if (what != null)
+        {
+            observers.add(what);
+        }
+        if (csv != null)
+        {
+            observers.add(csv);
+        }
         final JournalReader reader = new JournalReader(journal);
         final JournalReplay replay;
         try
         {
-            replay = JournalReplay.ofJournal(reader, observer);
+            replay = JournalReplay.ofJournal(reader, all(observers),
+                until == null ? Units.MAX_INSTANT : Units.epochMillis(until.toEpochMilli()));
+            if (csv != null)
+            {
+                csv.close();
+            }
         }
         catch (final JournalCorruptException ex)
         {
             System.err.println("pacer replay: journal corrupt: " + ex.getMessage());
             return CORRUPT;
         }
-        final long mismatches = replay == null ? 0 : replay.mismatches();
-        if (!events)
+        catch (final IOException | UncheckedIOException ex)
         {
-            if ("json".equals(format))
-            {
-                out.println(json(reader, replay, byType, audits, senders));
-            }
-            else
-            {
-                out.print(text(reader, replay, byType, audits, senders));
-            }
+            System.err.println("pacer replay: export to " + export.get(1) + " failed: " + ex);
+            return 1;
         }
+        final boolean json = "json".equals(format);
+        final PrintStream out = System.out;
+        if (until != null)
+        {
+            final CampaignSnapshot state = PointInTime.state(replay, filter.campaignId());
+            if (state == null)
+            {
+                System.err.println("pacer replay: campaign " + campaign + " was not defined by " + until);
+                return 1;
+            }
+            out.print(json ? PointInTime.json(state) + "\n" : PointInTime.text(state));
+        }
+        else if (explainer != null)
+        {
+            out.print(json ? explainer.json() + "\n" : explainer.text());
+        }
+        else if (what != null)
+        {
+            out.print(json ? what.json() + "\n" : what.text());
+        }
+        else if (!events)
+        {
+            out.print(json ? audit.json(journal, reader, replay) + "\n" : audit.text(journal, reader, replay));
+        }
+        if (csv != null)
+        {
+            System.err.printf("pacer replay: exported %,d rows to %s%n", csv.rows(), export.get(1));
+        }
+        final long mismatches = replay == null ? 0 : replay.mismatches();
         if (mismatches > 0)
         {
             System.err.println("pacer replay: " + mismatches + " decision(s) differ from the journal; first at sequence " +
@@ -164,135 +208,69 @@ final class ReplayCommand implements Callable<Integer>
         return 0;
     }
 
-
-    private static String eventJson(final JournalRecord r, final Reason replayed)
+    /** What is wrong with the options, or null. */
+    private String usage()
     {
-        final ObjectNode node = JsonMapper.builder().build().createObjectNode();
-        node.put("sequence", r.sequence());
-        node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
-        node.put("type", r.type().name());
-        if (r.type() != EventType.TICK)
+        if (!Files.isDirectory(journal))
         {
-            node.put("campaignId", Long.toUnsignedString(r.campaignId()));
+            return "no such journal directory: " + journal;
         }
-        if (r.type().fromGateway())
+        if (!"text".equals(format) && !"json".equals(format))
         {
-            node.put("requestId", Long.toUnsignedString(r.requestId()));
-            node.put("gateway", r.gatewayName());
+            return "--format must be text or json";
         }
-        if (r.type() == EventType.BID_REQUEST)
+        final int questions = (until == null ? 0 : 1) + (explain == null ? 0 : 1) +
+            (whatIf.isEmpty() && whatIfCampaigns == null ? 0 : 1);
+        if (questions > 1)
         {
-            node.put("bidCpmMicros", r.cpmMicros());
-            node.put("decision", r.reason() == 0 ? "BID" : "NO_BID");
-            node.put("reason", Reason.get((short)r.reason()).name());
-            node.put("replayedReason", replayed.name());
+            return "--until, --explain and --what-if answer different questions: give one";
         }
-        else if (r.type() == EventType.WIN_NOTICE)
+        if (until != null && campaign == null)
         {
-            node.put("priceCpmMicros", r.cpmMicros());
+            return "--until needs --campaign ID";
         }
-        else if (r.type() == EventType.CAMPAIGN_UPDATE)
+        if (export != null && !"csv".equals(export.get(0)))
         {
-            node.put("definition", r.definitionJson());
+            return "--export " + export.get(0) + ": only csv is written (Parquet: load the CSV into DuckDB and "
+                + "COPY ... TO 'events.parquet'; see docs/operations.md)";
         }
-        return node.toString();
-    }
-
-    private String text(final JournalReader reader, final JournalReplay replay, final long[] byType,
-        final Map<Long, Audit> audits, final GatewayReport senders)
-    {
-        final StringBuilder text = new StringBuilder(1024);
-        text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
-            reader.tornTailOffset() >= 0 ? "torn tail at " + reader.tornTailFile() + ":" + reader.tornTailOffset() : "no torn tail"));
-        text.append("events     ");
-        for (final EventType t : EventType.journaled())
+        try
         {
-            text.append(String.format(Locale.ROOT, " %s %,d", t.name(), byType[t.ordinal()]));
-        }
-        text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n",
-            replay == null ? 0 : replay.mismatches()));
-        text.append(String.format(Locale.ROOT, "notices     resent and booked once: duplicates %,d, wins after a loss %,d%n%n",
-            notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
-        senders.text(text);
-        text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
-        audits.forEach((id, a) ->
-        {
-            final CampaignBook book = replay.campaign(id);
-            final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
-            text.append(String.format(Locale.ROOT, "%-9s %-13s %-13s %-10s %-10d %-10d %-20s %s%n", Long.toUnsignedString(id),
-                book == null ? "unknown" : units(budgetNanos), book == null ? "-" : units(book.spentNanos()),
-                book == null ? "-" : Long.toString(book.snapshot(Long.MIN_VALUE).lateWins()), a.bids, a.wins,
-                budgetNanos == 0 ? "-" : String.format(Locale.ROOT, "%.2f%% of budget", 100.0 * a.peakCommittedNanos / budgetNanos),
-                noBids(a)));
-        });
-        return text.toString();
-    }
-
-    private String json(final JournalReader reader, final JournalReplay replay, final long[] byType,
-        final Map<Long, Audit> audits, final GatewayReport senders)
-    {
-        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
-        root.put("journal", journal.toString());
-        root.put("events", reader.records());
-        root.put("tornTailOffset", reader.tornTailOffset());
-        final ObjectNode types = root.putObject("eventsByType");
-        for (final EventType t : EventType.journaled())
-        {
-            types.put(t.name(), byType[t.ordinal()]);
-        }
-        root.put("mismatches", replay == null ? 0 : replay.mismatches());
-        root.put("duplicateNotices", notices(replay, ShardCounters::duplicateNotices));
-        root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
-        senders.json(root.putArray("gateways"));
-        final ArrayNode campaigns = root.putArray("campaigns");
-        audits.forEach((id, a) ->
-        {
-            final CampaignBook book = replay.campaign(id);
-            final ObjectNode c = campaigns.addObject();
-            c.put("id", Long.toUnsignedString(id));
-            c.put("known", book != null);
-            if (book != null)
+            if (campaign != null)
             {
-                c.put("budgetMicros", book.definition().budgetMicros());
-                c.put("spentNanos", book.spentNanos());
-                c.put("reservedNanos", book.reservedNanos());
-                c.put("lateWins", book.snapshot(Long.MIN_VALUE).lateWins());
-                c.put("peakCommittedNanos", a.peakCommittedNanos);
+                Long.parseUnsignedLong(campaign);
             }
-            c.put("bids", a.bids);
-            c.put("wins", a.wins);
-            final ObjectNode reasons = c.putObject("noBidsByReason");
-            for (int r = 1; r < a.noBids.length; r++)
+            if (explain != null)
             {
-                if (a.noBids[r] > 0)
+                Long.parseUnsignedLong(explain);
+            }
+        }
+        catch (final NumberFormatException ex)
+        {
+            return "--campaign and --explain take an unsigned 64-bit id: " + ex.getMessage();
+        }
+        return null;
+    }
+
+    /** One observer telling each of {@code observers}, in order. */
+    private static JournalReplay.Observer all(final List<JournalReplay.Observer> observers)
+    {
+        return new JournalReplay.Observer()
+        {
+            @Override
+            public void applied(final JournalRecord record, final Reason replayed, final PacingShard shard)
+            {
+                for (final JournalReplay.Observer observer : observers)
                 {
-                    reasons.put(Reason.get((short)r).name(), a.noBids[r]);
+                    observer.applied(record, replayed, shard);
                 }
             }
-        });
-        return root.toString();
-    }
 
-    private static long notices(final JournalReplay replay, final java.util.function.ToLongFunction<ShardCounters> count)
-    {
-        return replay == null ? 0 : replay.shards().stream().mapToLong(shard -> count.applyAsLong(shard.counters())).sum();
-    }
-
-    private static String noBids(final Audit a)
-    {
-        final StringBuilder s = new StringBuilder();
-        for (int r = 1; r < a.noBids.length; r++)
-        {
-            if (a.noBids[r] > 0)
+            @Override
+            public void begin(final JournalHeader header)
             {
-                s.append(Reason.get((short)r).name()).append(' ').append(a.noBids[r]).append(' ');
+                observers.forEach(observer -> observer.begin(header));
             }
-        }
-        return s.length() == 0 ? "-" : s.toString().trim();
-    }
-
-    private static String units(final long nanos)
-    {
-        return String.format(Locale.ROOT, "%.6f", nanos / 1e9);
+        };
     }
 }

@@ -3,10 +3,13 @@ package io.pacer.pipeline.journal;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacingStep;
+import io.pacer.units.EpochMillis;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
 import java.util.List;
@@ -22,7 +25,16 @@ public final class JournalReplay implements JournalReader.RecordHandler
     @FunctionalInterface
     public interface Observer
     {
+        /**
+         * @param replayed the re-made decision of a bid, null for anything else
+         * @param shard    the shard that applied the record, null for one applied by every shard
+         */
         void applied(JournalRecord record, Reason replayed, PacingShard shard);
+
+        /** Told once, before the first record, how the journal's first segment says to replay it. */
+        default void begin(final JournalHeader header)
+        {
+        }
 
         Observer NONE = (record, replayed, shard) -> {};
     }
@@ -51,11 +63,30 @@ public final class JournalReplay implements JournalReader.RecordHandler
      */
     public static JournalReplay ofJournal(final JournalReader reader, final Observer observer)
     {
+        return ofJournal(reader, observer, Units.MAX_INSTANT);
+    }
+
+    /**
+     * As {@link #ofJournal(JournalReader, Observer)}, up to an instant: records stamped after
+     * {@code untilMillis} are not applied, from the first such record on (event times only move
+     * forward in a shard), and then every shard's time moves to {@code untilMillis}, expiring what
+     * was due by then, as an admin read at that instant does. The state is then the state at that
+     * instant.
+     */
+    public static JournalReplay ofJournal(final JournalReader reader, final Observer observer, final @EpochMillis long untilMillis)
+    {
         final JournalReplay[] replay = new JournalReplay[1];
+        final boolean[] past = new boolean[1];
         reader.read((record, header) ->
         {
+            if (past[0] || record.epochMillis > untilMillis)
+            {
+                past[0] = true;
+                return;
+            }
             if (replay[0] == null)
             {
+                observer.begin(header);
                 final List<PacingShard> shards = new java.util.ArrayList<>(header.shards());
                 for (int i = 0; i < header.shards(); i++)
                 {
@@ -65,6 +96,10 @@ public final class JournalReplay implements JournalReader.RecordHandler
             }
             replay[0].onRecord(record, header);
         }, false);
+        if (replay[0] != null && untilMillis != Units.MAX_INSTANT)
+        {
+            replay[0].shards.forEach(shard -> shard.tick(untilMillis));
+        }
         return replay[0];
     }
 
@@ -141,6 +176,12 @@ public final class JournalReplay implements JournalReader.RecordHandler
     public long events()
     {
         return events;
+    }
+
+    /** The campaign's state as its shard sees it now, or null if it is not defined. */
+    public CampaignSnapshot state(final long campaignId)
+    {
+        return shards.get(router.shardOf(campaignId)).snapshot(campaignId);
     }
 
     /** The campaign's book in the replayed state, or null. */

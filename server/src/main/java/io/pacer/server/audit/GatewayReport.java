@@ -1,4 +1,4 @@
-package io.pacer.server;
+package io.pacer.server.audit;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.pacer.model.Money;

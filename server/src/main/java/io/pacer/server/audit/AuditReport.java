@@ -1,0 +1,223 @@
+package io.pacer.server.audit;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pacer.model.CampaignBook;
+import io.pacer.model.Money;
+import io.pacer.model.PacingShard;
+import io.pacer.model.ShardCounters;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.journal.JournalReader;
+import io.pacer.pipeline.journal.JournalRecord;
+import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.wire.Reason;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * {@code pacer replay}'s audit: events by type and, per campaign, bids, NO_BIDs by reason, wins,
+ * spend, budget, the peak of spent + reserved against the budget, and late wins; with
+ * {@code --events}, each matching event and its re-made decision as a JSON line as it is replayed.
+ */
+public final class AuditReport implements JournalReplay.Observer
+{
+    /** What the audit keeps per campaign. */
+    private static final class Audit
+    {
+        long bids;
+        final long[] noBids = new long[8];
+        long wins;
+        long peakCommittedNanos;
+    }
+
+    private final RecordFilter filter;
+    private final PrintStream events;
+    private final long[] byType = new long[8];
+    private final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
+    private final GatewayReport senders = new GatewayReport();
+
+    /**
+     * @param events where to print each matching event as a JSON line, or null for none
+     */
+    public AuditReport(final RecordFilter filter, final PrintStream events)
+    {
+        this.filter = filter;
+        this.events = events;
+    }
+
+    @Override
+    public void applied(final JournalRecord record, final Reason replayed, final PacingShard shard)
+    {
+        byType[record.type().ordinal()]++;
+        if (!filter.concerns(record))
+        {
+            return;
+        }
+        final boolean inWindow = filter.inWindow(record);
+        if (record.type().fromGateway() && inWindow)
+        {
+            senders.count(record);
+        }
+        final Audit audit = audits.computeIfAbsent(record.campaignId(), id -> new Audit());
+        final CampaignBook book = shard.campaign(record.campaignId());
+        if (book != null)
+        {
+            audit.peakCommittedNanos = Math.max(audit.peakCommittedNanos,
+                Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
+        }
+        if (inWindow && record.type() == EventType.BID_REQUEST)
+        {
+            if (record.reason() == 0)
+            {
+                audit.bids++;
+            }
+            else
+            {
+                audit.noBids[record.reason()]++;
+            }
+        }
+        else if (inWindow && record.type() == EventType.WIN_NOTICE)
+        {
+            audit.wins++;
+        }
+        if (events != null && inWindow)
+        {
+            events.println(eventJson(record, replayed));
+        }
+    }
+
+    private static String eventJson(final JournalRecord r, final Reason replayed)
+    {
+        final ObjectNode node = JsonMapper.builder().build().createObjectNode();
+        node.put("sequence", r.sequence());
+        node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
+        node.put("type", r.type().name());
+        node.put("campaignId", Long.toUnsignedString(r.campaignId()));
+        if (r.type().fromGateway())
+        {
+            node.put("requestId", Long.toUnsignedString(r.requestId()));
+            node.put("gateway", r.gatewayName());
+        }
+        if (r.type() == EventType.BID_REQUEST)
+        {
+            node.put("bidCpmMicros", r.cpmMicros());
+            node.put("decision", r.reason() == 0 ? "BID" : "NO_BID");
+            node.put("reason", Reason.get((short)r.reason()).name());
+            node.put("replayedReason", replayed.name());
+        }
+        else if (r.type() == EventType.WIN_NOTICE)
+        {
+            node.put("priceCpmMicros", r.cpmMicros());
+        }
+        else if (r.type() == EventType.CAMPAIGN_UPDATE)
+        {
+            node.put("definition", r.definitionJson());
+        }
+        return node.toString();
+    }
+
+    /** The report as text. */
+    public String text(final Path journal, final JournalReader reader, final JournalReplay replay)
+    {
+        final StringBuilder text = new StringBuilder(1024);
+        text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
+            reader.tornTailOffset() >= 0 ? "torn tail at " + reader.tornTailFile() + ":" + reader.tornTailOffset() : "no torn tail"));
+        text.append("events     ");
+        for (final EventType t : EventType.journaled())
+        {
+            text.append(String.format(Locale.ROOT, " %s %,d", t.name(), byType[t.ordinal()]));
+        }
+        text.append(String.format(Locale.ROOT, "%ndecisions   re-made and compared: mismatches %,d%n",
+            replay == null ? 0 : replay.mismatches()));
+        text.append(String.format(Locale.ROOT, "notices     resent and booked once: duplicates %,d, wins after a loss %,d%n%n",
+            notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
+        senders.text(text);
+        text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
+        audits.forEach((id, a) ->
+        {
+            final CampaignBook book = replay.campaign(id);
+            final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
+            text.append(String.format(Locale.ROOT, "%-9s %-13s %-13s %-10s %-10d %-10d %-20s %s%n", Long.toUnsignedString(id),
+                book == null ? "unknown" : units(budgetNanos), book == null ? "-" : units(book.spentNanos()),
+                book == null ? "-" : Long.toString(book.snapshot(Long.MIN_VALUE).lateWins()), a.bids, a.wins,
+                budgetNanos == 0 ? "-" : String.format(Locale.ROOT, "%.2f%% of budget", 100.0 * a.peakCommittedNanos / budgetNanos),
+                noBids(a)));
+        });
+        return text.toString();
+    }
+
+    /** The report as one JSON object. */
+    public String json(final Path journal, final JournalReader reader, final JournalReplay replay)
+    {
+        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        root.put("journal", journal.toString());
+        root.put("events", reader.records());
+        root.put("tornTailOffset", reader.tornTailOffset());
+        final ObjectNode types = root.putObject("eventsByType");
+        for (final EventType t : EventType.journaled())
+        {
+            types.put(t.name(), byType[t.ordinal()]);
+        }
+        root.put("mismatches", replay == null ? 0 : replay.mismatches());
+        root.put("duplicateNotices", notices(replay, ShardCounters::duplicateNotices));
+        root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
+        senders.json(root.putArray("gateways"));
+        final ArrayNode campaigns = root.putArray("campaigns");
+        audits.forEach((id, a) ->
+        {
+            final CampaignBook book = replay.campaign(id);
+            final ObjectNode c = campaigns.addObject();
+            c.put("id", Long.toUnsignedString(id));
+            c.put("known", book != null);
+            if (book != null)
+            {
+                c.put("budgetMicros", book.definition().budgetMicros());
+                c.put("spentNanos", book.spentNanos());
+                c.put("reservedNanos", book.reservedNanos());
+                c.put("lateWins", book.snapshot(Long.MIN_VALUE).lateWins());
+                c.put("peakCommittedNanos", a.peakCommittedNanos);
+            }
+            c.put("bids", a.bids);
+            c.put("wins", a.wins);
+            final ObjectNode reasons = c.putObject("noBidsByReason");
+            for (int r = 1; r < a.noBids.length; r++)
+            {
+                if (a.noBids[r] > 0)
+                {
+                    reasons.put(Reason.get((short)r).name(), a.noBids[r]);
+                }
+            }
+        });
+        return root.toString();
+    }
+
+    private static long notices(final JournalReplay replay, final ToLongFunction<ShardCounters> count)
+    {
+        return replay == null ? 0 : replay.shards().stream().mapToLong(shard -> count.applyAsLong(shard.counters())).sum();
+    }
+
+    private static String noBids(final Audit a)
+    {
+        final StringBuilder s = new StringBuilder();
+        for (int r = 1; r < a.noBids.length; r++)
+        {
+            if (a.noBids[r] > 0)
+            {
+                s.append(Reason.get((short)r).name()).append(' ').append(a.noBids[r]).append(' ');
+            }
+        }
+        return s.length() == 0 ? "-" : s.toString().trim();
+    }
+
+    private static String units(final long nanos)
+    {
+        return String.format(Locale.ROOT, "%.6f", nanos / 1e9);
+    }
+}

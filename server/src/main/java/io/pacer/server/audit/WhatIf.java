@@ -1,0 +1,321 @@
+package io.pacer.server.audit;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pacer.model.CampaignBook;
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.Money;
+import io.pacer.model.PacingPolicy;
+import io.pacer.model.PacingShard;
+import io.pacer.model.ShardRouter;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacingStep;
+import io.pacer.pipeline.journal.JournalHeader;
+import io.pacer.pipeline.journal.JournalRecord;
+import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.wire.Reason;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code pacer replay --what-if}: the recorded traffic replayed a second time, alongside the audit's
+ * replay, into shards with a {@link WhatIfChange} applied, and the two outcomes side by side per
+ * campaign: delivery, overspend and slot RMSE. Recorded decisions are not compared: they are
+ * expected to differ.
+ *
+ * <p>The exchange's answers exist only for what really happened, so: a notice for a request the
+ * what-if run did not bid on is dropped (that impression would not have been bought); a what-if
+ * BID the recording has no notice for has no known outcome, and its reservation expires after the
+ * TTL. Such BIDs are counted, with their cost, which bounds the extra spend they could have made.
+ */
+public final class WhatIf implements JournalReplay.Observer
+{
+    /** A bid's identity, as notices name it. */
+    private record Request(long requestId, long campaignId)
+    {
+    }
+
+    /** One side's figures for one campaign. */
+    private static final class Outcome
+    {
+        long bids;
+        long noBids;
+        long spentNanos;
+        /** Booked spend per slot of the flight, by slot index. */
+        final Map<Long, Long> slots = new TreeMap<>();
+    }
+
+    /** Both sides for one campaign, and its definitions at the end. */
+    private static final class Campaign
+    {
+        final Outcome happened = new Outcome();
+        final Outcome whatIf = new Outcome();
+        CampaignDefinition recorded;
+        CampaignDefinition changed;
+    }
+
+    private final WhatIfChange change;
+    private final RecordFilter filter;
+    private final long slotMillis;
+    private final Set<Request> notBidInWhatIf = new HashSet<>();
+    private final Map<Long, Campaign> campaigns = new TreeMap<>(Long::compareUnsigned);
+    private List<PacingShard> shards;
+    private ShardRouter router;
+    private PacingPolicy recordedPolicy;
+    private PacingPolicy policy;
+    private long firstMillis = Long.MAX_VALUE;
+    private long lastMillis = Long.MIN_VALUE;
+    private long decided;
+    private long bidToNoBid;
+    private long noBidToBid;
+    private long noBidToBidCostNanos;
+    private long droppedNotices;
+
+    public WhatIf(final WhatIfChange change, final RecordFilter filter, final Duration slot)
+    {
+        this.change = change;
+        this.filter = filter;
+        this.slotMillis = slot.toMillis();
+        if (slotMillis <= 0)
+        {
+            throw new IllegalArgumentException("--slot must be positive, was " + slot);
+        }
+    }
+
+    @Override
+    public void begin(final JournalHeader header)
+    {
+        recordedPolicy = header.policy();
+        policy = change.policy(header.policy());
+        shards = new ArrayList<>(header.shards());
+        for (int i = 0; i < header.shards(); i++)
+        {
+            shards.add(new PacingShard(policy, 1 << 16));
+        }
+        router = new ShardRouter(header.shards());
+    }
+
+    @Override
+    public void applied(final JournalRecord r, final Reason replayed, final PacingShard actual)
+    {
+        firstMillis = Math.min(firstMillis, r.epochMillis());
+        lastMillis = Math.max(lastMillis, r.epochMillis());
+        final EventType type = r.type();
+        if (type.broadcast())
+        {
+            shards.forEach(shard -> PacingStep.apply(shard, type, 0, 0, 0, r.epochMillis(), null));
+            return;
+        }
+        final PacingShard shard = shards.get(router.shardOf(r.campaignId()));
+        final Campaign campaign = campaigns.get(r.campaignId());
+        switch (type)
+        {
+            case CAMPAIGN_UPDATE -> {
+                final CampaignDefinition recorded = CampaignDefinitionParser.parseJson(r.definitionJson());
+                final Campaign c = campaigns.computeIfAbsent(recorded.id(), id -> new Campaign());
+                c.recorded = recorded;
+                c.changed = change.definition(recorded);
+                PacingStep.apply(shard, type, 0, recorded.id(), 0, r.epochMillis(), c.changed);
+            }
+            case BID_REQUEST -> bid(r, shard, campaign);
+            default -> notice(r, shard, actual, campaign);
+        }
+    }
+
+    private void bid(final JournalRecord r, final PacingShard shard, final Campaign campaign)
+    {
+        if (r.reason() == Reason.OVERLOADED.value())
+        {
+            return; // shed before evaluation: neither run decided it
+        }
+        final boolean happened = r.reason() == 0;
+        final boolean whatIf = PacingStep.apply(shard, EventType.BID_REQUEST, r.requestId(), r.campaignId(), r.cpmMicros(),
+            r.epochMillis(), null) == Reason.NONE;
+        decided++;
+        if (happened && !whatIf)
+        {
+            bidToNoBid++;
+            notBidInWhatIf.add(new Request(r.requestId(), r.campaignId()));
+        }
+        else if (!happened && whatIf)
+        {
+            noBidToBid++;
+            noBidToBidCostNanos = Money.saturatingAdd(noBidToBidCostNanos, Money.impressionCostNanos(r.cpmMicros()));
+        }
+        if (campaign != null && filter.matches(r))
+        {
+            count(campaign.happened, happened);
+            count(campaign.whatIf, whatIf);
+        }
+    }
+
+    private static void count(final Outcome o, final boolean bid)
+    {
+        if (bid)
+        {
+            o.bids++;
+        }
+        else
+        {
+            o.noBids++;
+        }
+    }
+
+    private void notice(final JournalRecord r, final PacingShard shard, final PacingShard actual, final Campaign campaign)
+    {
+        final boolean win = r.type() == EventType.WIN_NOTICE;
+        final CampaignBook actualBook = actual.campaign(r.campaignId());
+        if (campaign != null && win && actualBook != null)
+        {
+            book(campaign, campaign.happened, actualBook.spentNanos(), r);
+        }
+        if (notBidInWhatIf.contains(new Request(r.requestId(), r.campaignId())))
+        {
+            droppedNotices++;
+            return;
+        }
+        PacingStep.apply(shard, r.type(), r.requestId(), r.campaignId(), r.cpmMicros(), r.epochMillis(), null);
+        final CampaignBook book = shard.campaign(r.campaignId());
+        if (campaign != null && win && book != null)
+        {
+            book(campaign, campaign.whatIf, book.spentNanos(), r);
+        }
+    }
+
+    /** Books the spend a win added ({@code spentNow} less what the outcome had) in its slot. */
+    private void book(final Campaign campaign, final Outcome o, final long spentNow, final JournalRecord r)
+    {
+        final long booked = spentNow - o.spentNanos;
+        o.spentNanos = spentNow;
+        if (booked != 0 && filter.matches(r))
+        {
+            o.slots.merge(Math.floorDiv(r.epochMillis() - campaign.recorded.start().toEpochMilli(), slotMillis), booked, Long::sum);
+        }
+    }
+
+    /** Bids whose what-if decision differs from the recorded one. */
+    public long changedDecisions()
+    {
+        return bidToNoBid + noBidToBid;
+    }
+
+    public String text()
+    {
+        final StringBuilder text = new StringBuilder(1024);
+        text.append(String.format(Locale.ROOT, "what if   %s%n", change.description()));
+        text.append(String.format(Locale.ROOT, "pacing    recorded %s%n          what-if  %s%n", recordedPolicy == null ? "-" :
+            recordedPolicy.tunables(), policy == null ? "-" : policy.tunables()));
+        text.append(String.format(Locale.ROOT, "decisions %,d re-decided, %,d changed: BID to NO_BID %,d, NO_BID to BID %,d%n",
+            decided, changedDecisions(), bidToNoBid, noBidToBid));
+        text.append(String.format(Locale.ROOT, "notices   %,d dropped (their request was not bid on in the what-if run)%n", droppedNotices));
+        text.append(String.format(Locale.ROOT, "unknown   %,d new BIDs have no recorded outcome; had they all won, up to %s more spend%n%n",
+            noBidToBid, Amounts.decimal(noBidToBidCostNanos)));
+        text.append(String.format(Locale.ROOT, "%-9s %-6s %-15s %-9s %-15s %-9s %-9s %-9s%n", "campaign", "run", "delivered",
+            "of budget", "overspend", "slot RMSE", "bids", "no-bids"));
+        for (final Map.Entry<Long, Campaign> e : reported())
+        {
+            final Campaign c = e.getValue();
+            row(text, Long.toUnsignedString(e.getKey()), "before", c.happened, c.recorded);
+            row(text, "", "after", c.whatIf, c.changed);
+        }
+        text.append(String.format(Locale.ROOT, "%nslot RMSE: the root mean square of each %s slot's spend less the flight's even share"
+            + " of the budget per slot, as a share of that; over the slots the journal covers%n", Duration.ofMillis(slotMillis)));
+        return text.toString();
+    }
+
+    private void row(final StringBuilder text, final String id, final String run, final Outcome o, final CampaignDefinition d)
+    {
+        final long budgetNanos = Money.microsToNanos(d.budgetMicros());
+        text.append(String.format(Locale.ROOT, "%-9s %-6s %-15s %-9s %-15s %-9s %-9d %-9d%n", id, run, Amounts.decimal(o.spentNanos),
+            String.format(Locale.ROOT, "%.1f%%", 100.0 * o.spentNanos / budgetNanos),
+            Amounts.decimal(Math.max(0, o.spentNanos - budgetNanos)), percent(rmse(o, d)), o.bids, o.noBids));
+    }
+
+    public String json()
+    {
+        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        root.put("whatIf", change.description());
+        root.put("decided", decided);
+        root.put("changedDecisions", changedDecisions());
+        root.put("bidToNoBid", bidToNoBid);
+        root.put("noBidToBid", noBidToBid);
+        root.put("noBidToBidCostNanos", noBidToBidCostNanos);
+        root.put("droppedNotices", droppedNotices);
+        final ArrayNode array = root.putArray("campaigns");
+        for (final Map.Entry<Long, Campaign> e : reported())
+        {
+            final ObjectNode node = array.addObject();
+            node.put("id", Long.toUnsignedString(e.getKey()));
+            outcome(node.putObject("happened"), e.getValue().happened, e.getValue().recorded);
+            outcome(node.putObject("whatIf"), e.getValue().whatIf, e.getValue().changed);
+        }
+        return root.toString();
+    }
+
+    private void outcome(final ObjectNode node, final Outcome o, final CampaignDefinition d)
+    {
+        final long budgetNanos = Money.microsToNanos(d.budgetMicros());
+        node.put("pacing", d.pacing().name());
+        node.put("budgetNanos", budgetNanos);
+        node.put("spentNanos", o.spentNanos);
+        node.put("overspendNanos", Math.max(0, o.spentNanos - budgetNanos));
+        final double rmse = rmse(o, d);
+        if (Double.isNaN(rmse))
+        {
+            node.putNull("slotRmse");
+        }
+        else
+        {
+            node.put("slotRmse", rmse);
+        }
+        node.put("bids", o.bids);
+        node.put("noBids", o.noBids);
+    }
+
+    private static String percent(final double share)
+    {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
+    }
+
+    private List<Map.Entry<Long, Campaign>> reported()
+    {
+        return campaigns.entrySet().stream().filter(e -> filter.campaignId() == null ||
+            filter.campaignId().longValue() == e.getKey()).toList();
+    }
+
+    /**
+     * The slot RMSE of one outcome: over the slots of the flight the journal (and the report's
+     * window) covers, the root mean square of each slot's spend less an even share of the budget,
+     * as a share of that even share; NaN when no whole slot is covered.
+     */
+    private double rmse(final Outcome o, final CampaignDefinition d)
+    {
+        final long start = d.start().toEpochMilli();
+        final long flightMillis = d.end().toEpochMilli() - start;
+        final long from = Math.max(Math.max(firstMillis, filter.fromMillis()), start);
+        final long to = Math.min(Math.min(lastMillis, filter.toMillis()), d.end().toEpochMilli());
+        if (to <= from)
+        {
+            return Double.NaN;
+        }
+        final double evenShare = (double)Money.microsToNanos(d.budgetMicros()) * slotMillis / flightMillis;
+        final long first = Math.floorDiv(from - start, slotMillis);
+        final long last = Math.floorDiv(to - start, slotMillis);
+        double sumSquares = 0;
+        for (long slot = first; slot <= last; slot++)
+        {
+            final double miss = o.slots.getOrDefault(slot, 0L) - evenShare;
+            sumSquares += miss * miss;
+        }
+        return Math.sqrt(sumSquares / (last - first + 1)) / evenShare;
+    }
+}
