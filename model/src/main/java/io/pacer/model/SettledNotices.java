@@ -52,8 +52,8 @@ public final class SettledNotices
     private static final int CHUNK_MASK = CHUNK - 1;
 
     private final @DurationMillis long windowMillis;
-    private long[][] requestIds;
-    private long[][] campaignIds;
+    /** The ring: notice {@code slot}'s request id at {@code 2 * slot}, its campaign id next to it (one cache line). */
+    private long[][] keys;
     private int mask;
     private long head;
     private long tail;
@@ -61,12 +61,22 @@ public final class SettledNotices
     private int[][] index;
 
     /** While growing: the structures before the doubling, holding the sequences [migrated, oldEnd). */
-    private long[][] oldRequestIds;
-    private long[][] oldCampaignIds;
+    private long[][] oldKeys;
     private int oldMask;
     private int[][] oldIndex;
     private long migrated;
     private long oldEnd;
+
+    /**
+     * The last {@link #outcome} lookup: its key, the index position it found, and {@link #changes}
+     * then, so that the {@link #settle} which follows it for the same notice does not probe again.
+     */
+    private long lastRequestId;
+    private long lastCampaignId;
+    private int lastAt = -1;
+    private long lastChanges;
+    /** Counts every change to the index that can move an entry. */
+    private long changes;
 
     private long[] markMillis;
     private long[] markFirst;
@@ -95,7 +105,12 @@ public final class SettledNotices
         {
             return NONE;
         }
-        int found = get(index, find(requestId, campaignId));
+        final int at = find(requestId, campaignId);
+        lastRequestId = requestId;
+        lastCampaignId = campaignId;
+        lastAt = at;
+        lastChanges = changes;
+        int found = get(index, at);
         if (found == 0 && oldIndex != null)
         {
             found = get(oldIndex, findOld(requestId, campaignId));
@@ -114,7 +129,8 @@ public final class SettledNotices
         {
             return;
         }
-        int at = find(requestId, campaignId);
+        int at = lastAt >= 0 && lastChanges == changes && lastRequestId == requestId && lastCampaignId == campaignId ?
+            lastAt : find(requestId, campaignId);
         if (get(index, at) != 0)
         {
             if (won)
@@ -141,9 +157,10 @@ public final class SettledNotices
             at = find(requestId, campaignId);
         }
         final int slot = (int)(tail & mask);
-        set(requestIds, slot, requestId);
-        set(campaignIds, slot, campaignId);
+        set(keys, 2 * slot, requestId);
+        set(keys, 2 * slot + 1, campaignId);
         set(index, at, (slot + 1) | (won ? WON_BIT : 0));
+        changes++;
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
             if (markTail - markHead == markMillis.length)
@@ -172,12 +189,12 @@ public final class SettledNotices
                 if (isOld(head))
                 {
                     final int slot = (int)(head & oldMask);
-                    removeOld(findOld(get(oldRequestIds, slot), get(oldCampaignIds, slot)));
+                    removeOld(findOld(get(oldKeys, 2 * slot), get(oldKeys, 2 * slot + 1)));
                 }
                 else
                 {
                     final int slot = (int)(head & mask);
-                    remove(find(get(requestIds, slot), get(campaignIds, slot)));
+                    remove(find(get(keys, 2 * slot), get(keys, 2 * slot + 1)));
                 }
                 head++;
             }
@@ -221,13 +238,13 @@ public final class SettledNotices
             final long campaignId;
             if (isOld(seq))
             {
-                requestId = get(oldRequestIds, (int)(seq & oldMask));
-                campaignId = get(oldCampaignIds, (int)(seq & oldMask));
+                requestId = get(oldKeys, 2 * (int)(seq & oldMask));
+                campaignId = get(oldKeys, 2 * (int)(seq & oldMask) + 1);
             }
             else
             {
-                requestId = get(requestIds, (int)(seq & mask));
-                campaignId = get(campaignIds, (int)(seq & mask));
+                requestId = get(keys, 2 * (int)(seq & mask));
+                campaignId = get(keys, 2 * (int)(seq & mask) + 1);
             }
             out.writeLong(requestId);
             out.writeLong(campaignId);
@@ -252,23 +269,24 @@ public final class SettledNotices
     /** The index position holding this key, or the empty position where it would go. */
     private int find(final long requestId, final long campaignId)
     {
-        return find(index, 2 * mask + 1, requestIds, campaignIds, requestId, campaignId);
+        return find(index, 2 * mask + 1, keys, requestId, campaignId);
     }
 
     /** {@link #find} in the structures before the doubling. */
     private int findOld(final long requestId, final long campaignId)
     {
-        return find(oldIndex, 2 * oldMask + 1, oldRequestIds, oldCampaignIds, requestId, campaignId);
+        return find(oldIndex, 2 * oldMask + 1, oldKeys, requestId, campaignId);
     }
 
     private void remove(final int position)
     {
-        remove(index, 2 * mask + 1, requestIds, campaignIds, position);
+        remove(index, 2 * mask + 1, keys, position);
+        changes++;
     }
 
     private void removeOld(final int position)
     {
-        remove(oldIndex, 2 * oldMask + 1, oldRequestIds, oldCampaignIds, position);
+        remove(oldIndex, 2 * oldMask + 1, oldKeys, position);
     }
 
     private boolean isOld(final long sequence)
@@ -277,15 +295,14 @@ public final class SettledNotices
     }
 
     private static int find(
-        final int[][] index, final int mask, final long[][] requestIds, final long[][] campaignIds, final long requestId,
-        final long campaignId)
+        final int[][] index, final int mask, final long[][] keys, final long requestId, final long campaignId)
     {
         int at = (int)hash(requestId, campaignId) & mask;
         int entry;
         while ((entry = get(index, at)) != 0)
         {
             final int slot = (entry & SLOT_BITS) - 1;
-            if (get(requestIds, slot) == requestId && get(campaignIds, slot) == campaignId)
+            if (get(keys, 2 * slot) == requestId && get(keys, 2 * slot + 1) == campaignId)
             {
                 return at;
             }
@@ -296,7 +313,7 @@ public final class SettledNotices
 
     /** Empties an index position, shifting back the entries that probed past it. */
     private static void remove(
-        final int[][] index, final int mask, final long[][] requestIds, final long[][] campaignIds, final int position)
+        final int[][] index, final int mask, final long[][] keys, final int position)
     {
         int gap = position;
         int at = (gap + 1) & mask;
@@ -304,7 +321,7 @@ public final class SettledNotices
         while ((entry = get(index, at)) != 0)
         {
             final int slot = (entry & SLOT_BITS) - 1;
-            final int home = (int)hash(get(requestIds, slot), get(campaignIds, slot)) & mask;
+            final int home = (int)hash(get(keys, 2 * slot), get(keys, 2 * slot + 1)) & mask;
             // the entry may fill the gap if its home is not cyclically in (gap, at]
             if (((at - home) & mask) >= ((at - gap) & mask))
             {
@@ -327,8 +344,7 @@ public final class SettledNotices
 
     private void allocate(final int capacity)
     {
-        requestIds = longChunks(capacity);
-        campaignIds = longChunks(capacity);
+        keys = longChunks(2 * capacity);
         mask = capacity - 1;
         index = intChunks(capacity * 2);
     }
@@ -392,13 +408,13 @@ public final class SettledNotices
         {
             migrate(Integer.MAX_VALUE);
         }
-        oldRequestIds = requestIds;
-        oldCampaignIds = campaignIds;
+        oldKeys = keys;
         oldMask = mask;
         oldIndex = index;
         migrated = head;
         oldEnd = tail;
         allocate((mask + 1) * 2);
+        changes++;
         if (migrated == oldEnd)
         {
             dropOld();
@@ -411,15 +427,16 @@ public final class SettledNotices
         for (int i = 0; i < count && migrated < oldEnd; i++)
         {
             final int oldSlot = (int)(migrated & oldMask);
-            final long requestId = get(oldRequestIds, oldSlot);
-            final long campaignId = get(oldCampaignIds, oldSlot);
+            final long requestId = get(oldKeys, 2 * oldSlot);
+            final long campaignId = get(oldKeys, 2 * oldSlot + 1);
             final int old = findOld(requestId, campaignId);
             final int entry = get(oldIndex, old);
             removeOld(old);
             final int slot = (int)(migrated & mask);
-            set(requestIds, slot, requestId);
-            set(campaignIds, slot, campaignId);
+            set(keys, 2 * slot, requestId);
+            set(keys, 2 * slot + 1, campaignId);
             set(index, find(requestId, campaignId), (slot + 1) | (entry & WON_BIT));
+            changes++;
             migrated++;
         }
         if (migrated >= oldEnd)
@@ -430,8 +447,7 @@ public final class SettledNotices
 
     private void dropOld()
     {
-        oldRequestIds = null;
-        oldCampaignIds = null;
+        oldKeys = null;
         oldIndex = null;
     }
 

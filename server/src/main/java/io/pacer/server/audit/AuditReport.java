@@ -12,6 +12,7 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
+import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ public final class AuditReport implements JournalReplay.Observer
     private final RecordFilter filter;
     private final PrintStream events;
     private final long[] byType = new long[8];
-    private final Map<Long, Audit> audits = new TreeMap<>(Long::compareUnsigned);
+    private final Long2ObjectHashMap<Audit> audits = new Long2ObjectHashMap<>();
     private final GatewayReport senders = new GatewayReport();
 
     /**
@@ -65,7 +66,12 @@ public final class AuditReport implements JournalReplay.Observer
         {
             senders.count(record);
         }
-        final Audit audit = audits.computeIfAbsent(record.campaignId(), id -> new Audit());
+        Audit audit = audits.get(record.campaignId());
+        if (audit == null)
+        {
+            audit = new Audit();
+            audits.put(record.campaignId(), audit);
+        }
         final CampaignBook book = shard.campaign(record.campaignId());
         if (book != null)
         {
@@ -140,7 +146,7 @@ public final class AuditReport implements JournalReplay.Observer
             notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
         senders.text(text);
         text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
-        audits.forEach((id, a) ->
+        inIdOrder().forEach((id, a) ->
         {
             final CampaignBook book = replay.campaign(id);
             final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
@@ -170,7 +176,7 @@ public final class AuditReport implements JournalReplay.Observer
         root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
         senders.json(root.putArray("gateways"));
         final ArrayNode campaigns = root.putArray("campaigns");
-        audits.forEach((id, a) ->
+        inIdOrder().forEach((id, a) ->
         {
             final CampaignBook book = replay.campaign(id);
             final ObjectNode c = campaigns.addObject();
@@ -196,6 +202,14 @@ public final class AuditReport implements JournalReplay.Observer
             }
         });
         return root.toString();
+    }
+
+    /** The audits by unsigned campaign id (the map is kept unordered while replaying: it is looked up per record). */
+    private Map<Long, Audit> inIdOrder()
+    {
+        final Map<Long, Audit> sorted = new TreeMap<>(Long::compareUnsigned);
+        sorted.putAll(audits);
+        return sorted;
     }
 
     private static long notices(final JournalReplay replay, final ToLongFunction<ShardCounters> count)
