@@ -164,9 +164,16 @@ public final class CampaignBook
     }
 
     /** Writes everything decisions depend on, for a snapshot. */
-    void write(final java.io.DataOutput out) throws java.io.IOException
+    void write(final java.io.DataOutput out, final boolean jsonDefinition) throws java.io.IOException
     {
-        out.writeUTF(CampaignJson.definition(definition));
+        if (jsonDefinition)
+        {
+            out.writeUTF(CampaignJson.definition(definition));
+        }
+        else
+        {
+            definition.write(out);
+        }
         for (final long v : new long[] {plan.nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
             losses, lateWins, expiredReservations, openReservations})
         {
@@ -177,9 +184,11 @@ public final class CampaignBook
     }
 
     /** Reads what {@link #write} wrote. */
-    static CampaignBook read(final java.io.DataInput in, final PacingPolicy policy) throws java.io.IOException
+    static CampaignBook read(final java.io.DataInput in, final PacingPolicy policy, final boolean jsonDefinition)
+        throws java.io.IOException
     {
-        final CampaignBook book = new CampaignBook(CampaignDefinitionParser.parseJson(in.readUTF()), policy);
+        final CampaignBook book = new CampaignBook(jsonDefinition ? CampaignDefinitionParser.parseJson(in.readUTF()) :
+            CampaignDefinition.read(in), policy);
         book.plan.nextReplanMillis = Units.epochMillis(in.readLong());
         book.spentNanos = Units.currencyNanos(in.readLong());
         book.reservedNanos = Units.currencyNanos(in.readLong());

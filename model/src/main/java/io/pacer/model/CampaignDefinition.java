@@ -3,6 +3,7 @@ package io.pacer.model;
 import com.google.errorprone.annotations.Immutable;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.CurrencyMicros;
+import io.pacer.units.Units;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -83,6 +84,39 @@ public final class CampaignDefinition
     {
         return new CampaignDefinition(
             id, budgetMicros, dailyBudgetMicros, start, end, timeZone, maxBidCpmMicros, pacing, newStatus);
+    }
+
+    /**
+     * Writes the definition in binary, for a snapshot: 60 bytes and the zone id, read back by
+     * {@link #read} without JSON (restoring a million campaigns from JSON took seconds).
+     */
+    void write(final java.io.DataOutput out) throws java.io.IOException
+    {
+        out.writeLong(id);
+        out.writeLong(budgetMicros);
+        out.writeLong(dailyBudgetMicros);
+        out.writeLong(start.getEpochSecond());
+        out.writeInt(start.getNano());
+        out.writeLong(end.getEpochSecond());
+        out.writeInt(end.getNano());
+        out.writeUTF(timeZone.getId());
+        out.writeLong(maxBidCpmMicros);
+        out.writeByte(pacing.ordinal());
+        out.writeByte(status.ordinal());
+    }
+
+    /** Reads what {@link #write} wrote, through the constructor's checks. */
+    static CampaignDefinition read(final java.io.DataInput in) throws java.io.IOException
+    {
+        final long id = in.readLong();
+        final @CurrencyMicros long budget = Units.currencyMicros(in.readLong());
+        final @CurrencyMicros long daily = Units.currencyMicros(in.readLong());
+        final Instant start = Instant.ofEpochSecond(in.readLong(), in.readInt());
+        final Instant end = Instant.ofEpochSecond(in.readLong(), in.readInt());
+        final ZoneId zone = CampaignDefinitionParser.zoneOf(in.readUTF());
+        final @CpmMicros long maxBid = Units.cpmMicros(in.readLong());
+        return new CampaignDefinition(id, budget, daily, start, end, zone, maxBid, PacingMode.values()[in.readByte()],
+            CampaignStatus.values()[in.readByte()]);
     }
 
     /** Unsigned 64-bit id. */

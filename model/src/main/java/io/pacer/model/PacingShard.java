@@ -270,13 +270,19 @@ public final class PacingShard
      */
     public void snapshotTo(final java.io.DataOutput out) throws java.io.IOException
     {
+        snapshotTo(out, false);
+    }
+
+    /** {@link #snapshotTo}, or with campaign definitions as JSON, as versions before 5 wrote them (tests read those). */
+    void snapshotTo(final java.io.DataOutput out, final boolean jsonDefinitions) throws java.io.IOException
+    {
         out.writeLong(nowMillis);
         counters.write(out);
         final long[] keys = order.keys(campaigns);
         out.writeInt(keys.length);
         for (final long key : keys)
         {
-            campaigns.get(CampaignOrder.id(key)).write(out);
+            campaigns.get(CampaignOrder.id(key)).write(out, jsonDefinitions);
         }
         reservations.write(out);
         settled.write(out);
@@ -284,6 +290,15 @@ public final class PacingShard
 
     /** Fills this empty shard from {@link #snapshotTo}'s bytes. */
     public void restoreFrom(final java.io.DataInput in) throws java.io.IOException
+    {
+        restoreFrom(in, false);
+    }
+
+    /**
+     * Fills this empty shard from {@link #snapshotTo}'s bytes, or from those of a version that kept
+     * campaign definitions as JSON ({@code jsonDefinitions}: snapshot files before version 5).
+     */
+    public void restoreFrom(final java.io.DataInput in, final boolean jsonDefinitions) throws java.io.IOException
     {
         if (!campaigns.isEmpty() || reservations.openCount() != 0 || settled.size() != 0)
         {
@@ -294,7 +309,7 @@ public final class PacingShard
         final int n = in.readInt();
         for (int i = 0; i < n; i++)
         {
-            final CampaignBook book = CampaignBook.read(in, policy);
+            final CampaignBook book = CampaignBook.read(in, policy, jsonDefinitions);
             campaigns.put(book.definition().id(), book);
         }
         reservations.read(in, campaigns);

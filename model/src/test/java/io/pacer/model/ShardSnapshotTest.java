@@ -23,6 +23,19 @@ class ShardSnapshotTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void shouldDecideExactlyAsTheOriginalAfterRestore(final long seed) throws Exception
     {
+        shouldDecideExactlyAsTheOriginalAfterRestore(seed, false);
+    }
+
+    /** Snapshot files before version 5 kept definitions as JSON; a journal whose segments were retired still needs them. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void shouldDecideExactlyAsTheOriginalAfterRestoringAStateWithJsonDefinitions(final long seed) throws Exception
+    {
+        shouldDecideExactlyAsTheOriginalAfterRestore(seed, true);
+    }
+
+    private static void shouldDecideExactlyAsTheOriginalAfterRestore(final long seed, final boolean json) throws Exception
+    {
         final PacingPolicy policy = new PacingPolicy(5_000, 1_000);
         final PacingShard original = new PacingShard(policy, 16);
         final SplittableRandom random = new SplittableRandom(seed);
@@ -42,9 +55,9 @@ class ShardSnapshotTest
         requestId = 10_000;
 
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        original.snapshotTo(new DataOutputStream(bytes));
+        original.snapshotTo(new DataOutputStream(bytes), json);
         final PacingShard restored = new PacingShard(policy, 16);
-        restored.restoreFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        restored.restoreFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), json);
 
         final List<Reason> a = new ArrayList<>();
         final List<Reason> b = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.pacer.server;
 
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.journal.JournalReader;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -28,6 +30,30 @@ class CampaignsFileWatcherIntegrationTest
                 assertThat(client.ask(2, 2, 1_000)).isEqualTo("NO_BID 2 CAMPAIGN_INACTIVE");
                 assertThat(client.ask(3, 3, 1_000)).isEqualTo("BID 3");
             }
+        }
+    }
+
+    @Test
+    void shouldRestartWithoutReapplyingAnUnchangedFileAndStillPauseWhatALaterEditRemoves() throws Exception
+    {
+        final TestPacer first = TestPacer.start(asap(1, 1_000), asap(2, 1_000));
+        first.stopKeepingFiles();
+        try (TestPacer pacer = TestPacer.restart(first.home, Map.of()))
+        {
+            assertThat(pacer.get("/campaigns/2").body()).contains("\"status\":\"ACTIVE\"");
+            TestPacer.writeCampaigns(pacer.campaignsFile, asap(1, 1_000));
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/2").body().contains("\"status\":\"PAUSED\""));
+            assertThat(pacer.get("/campaigns/1").body()).contains("\"budgetMicros\":1000", "\"status\":\"ACTIVE\"");
+            pacer.stopKeepingFiles();
+            final long[] updates = new long[1];
+            new JournalReader(pacer.journalDir()).read((record, header) ->
+            {
+                if (record.type() == EventType.CAMPAIGN_UPDATE)
+                {
+                    updates[0]++;
+                }
+            }, false);
+            assertThat(updates[0]).as("two at the first start, none at the restart, one pause").isEqualTo(3);
         }
     }
 

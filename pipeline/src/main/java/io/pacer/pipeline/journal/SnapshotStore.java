@@ -40,13 +40,14 @@ public final class SnapshotStore
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final int MAGIC = 0x53524350; // "PCRS" little-endian
     /** 4: laid out by the SBE schema's {@code Snapshot} message, little-endian. */
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
+    private static final int VERSION_4 = 4;
     /** Versions 2 and 3 were big-endian and written by hand; still read ({@link #readLegacy}). */
     private static final int VERSION_3 = 3;
     private static final int VERSION_2 = 2;
 
     /** A snapshot read back. */
-    public record Loaded(Path file, long coveredSequence, byte[][] shardStates)
+    public record Loaded(Path file, long coveredSequence, byte[][] shardStates, int version)
     {
     }
 
@@ -167,7 +168,7 @@ public final class SnapshotStore
                     LOG.warn("snapshot {} was taken with {} shard(s) and {}; ignoring it", file, read.shards(), read.policy());
                     continue;
                 }
-                return new Loaded(file, read.coveredSequence(), read.states());
+                return new Loaded(file, read.coveredSequence(), read.states(), read.version());
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -178,7 +179,7 @@ public final class SnapshotStore
     }
 
     /** What a snapshot file holds, before it is checked against the running configuration. */
-    private record Read(int shards, PacingPolicy policy, long coveredSequence, byte[][] states)
+    private record Read(int shards, PacingPolicy policy, long coveredSequence, byte[][] states, int version)
     {
     }
 
@@ -187,7 +188,7 @@ public final class SnapshotStore
     {
         final SnapshotDecoder decoder = new SnapshotDecoder()
             .wrap(new UnsafeBuffer(all, 0, all.length - 4), 0, SnapshotDecoder.BLOCK_LENGTH, SnapshotDecoder.SCHEMA_VERSION);
-        if (decoder.magic() != MAGIC || decoder.version() != VERSION)
+        if (decoder.magic() != MAGIC || (decoder.version() != VERSION && decoder.version() != VERSION_4))
         {
             return null;
         }
@@ -202,7 +203,7 @@ public final class SnapshotStore
         final byte[] tunables = new byte[decoder.tunablesLength()];
         decoder.getTunables(tunables, 0, tunables.length);
         final PacingPolicy policy = TunablesCodec.decode(tunables);
-        return new Read(decoder.shards(), policy, decoder.coveredSequence(), states);
+        return new Read(decoder.shards(), policy, decoder.coveredSequence(), states, decoder.version());
     }
 
     /** A version 2 or 3 file (big-endian, as {@code DataOutputStream} wrote it); null if neither. */
@@ -235,7 +236,7 @@ public final class SnapshotStore
             states[i] = new byte[in.readInt()];
             in.readFully(states[i]);
         }
-        return new Read(shards, policy, covered, states);
+        return new Read(shards, policy, covered, states, version);
     }
 
     /** Restores each shard from the snapshot. */
@@ -245,7 +246,9 @@ public final class SnapshotStore
         {
             try
             {
-                shards.get(i).restoreFrom(new DataInputStream(new ByteArrayInputStream(snapshot.shardStates()[i])));
+                // before version 5, campaign definitions were kept as JSON
+                shards.get(i).restoreFrom(new DataInputStream(new ByteArrayInputStream(snapshot.shardStates()[i])),
+                    snapshot.version() < VERSION);
             }
             catch (final IOException ex)
             {
