@@ -105,6 +105,9 @@ public final class CampaignDefinition
         out.writeByte(status.ordinal());
     }
 
+    private static final PacingMode[] MODES = PacingMode.values();
+    private static final CampaignStatus[] STATUSES = CampaignStatus.values();
+
     /** Reads what {@link #write} wrote, through the constructor's checks. */
     static CampaignDefinition read(final java.io.DataInput in) throws java.io.IOException
     {
@@ -115,8 +118,7 @@ public final class CampaignDefinition
         final Instant end = Instant.ofEpochSecond(in.readLong(), in.readInt());
         final ZoneId zone = CampaignDefinitionParser.zoneOf(in.readUTF());
         final @CpmMicros long maxBid = Units.cpmMicros(in.readLong());
-        return new CampaignDefinition(id, budget, daily, start, end, zone, maxBid, PacingMode.values()[in.readByte()],
-            CampaignStatus.values()[in.readByte()]);
+        return new CampaignDefinition(id, budget, daily, start, end, zone, maxBid, MODES[in.readByte()], STATUSES[in.readByte()]);
     }
 
     /** Unsigned 64-bit id. */

@@ -29,7 +29,20 @@ class SnapshotFilesTest
         final SnapshotStore.Loaded loaded = SnapshotStore.newestValid(dir, 3, POLICY);
 
         assertThat(loaded.coveredSequence()).isEqualTo(42);
-        assertThat(loaded.shardStates()).isDeepEqualTo(new byte[][] {{1, 2, 3}, {}, large});
+        assertThat(loaded.shardStateBytes()).isDeepEqualTo(new byte[][] {{1, 2, 3}, {}, large});
+    }
+
+    @Test
+    void shouldDeleteASnapshotCutShortWhileItWasWrittenAndKeepTheWholeOnes() throws Exception
+    {
+        final Path whole = SnapshotStore.write(dir, snapshot(10, new byte[] {1}));
+        final Path cut = Files.write(dir.resolve(String.format("snapshot-%020d.bin.tmp", 20)), new byte[] {9, 9});
+
+        SnapshotStore.deleteUnfinished(dir);
+
+        assertThat(cut).doesNotExist();
+        assertThat(whole).exists();
+        assertThat(SnapshotStore.newestValid(dir, 1, POLICY).coveredSequence()).isEqualTo(10);
     }
 
     @Test

@@ -7,11 +7,13 @@ import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
+import io.pacer.pipeline.journal.WholeFile;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -90,31 +92,35 @@ public final class CampaignsFileWatcher implements AutoCloseable
     public synchronized void loadInitial()
     {
         final FileStamp stamp = FileStamp.of(file);
-        final byte[] content = read();
-        if (content != null && appliedCopyHolds(content))
+        if (stamp != null && appliedCopyMatches())
         {
-            // the recovered state already has all of it: no parse, no diff; the baseline is read at the first change
+            // the recovered state already has all of it: nothing read into memory, parsed or diffed;
+            // the baseline is read at the first change. A write since the comparison differs from
+            // the copy's digest, so the next poll applies it.
             lastSeen = stamp;
-            lastDigest = digest(content);
-            baselinePending = true;
-            reloads.incrementAndGet();
-            LOG.info("campaigns file {} unchanged since it was last applied: nothing to apply", file);
-            return;
+            lastDigest = digest(appliedCopy);
+            if (lastDigest != null)
+            {
+                baselinePending = true;
+                reloads.incrementAndGet();
+                LOG.info("campaigns file {} unchanged since it was last applied: nothing to apply", file);
+                return;
+            }
         }
         loadAppliedCopy();
+        final byte[] content = read();
         if (content != null)
         {
             apply(content, stamp, true);
         }
     }
 
-    /** Whether {@code content} is, byte for byte, the copy of the file last applied. */
-    private boolean appliedCopyHolds(final byte[] content)
+    /** Whether the file is, byte for byte, the copy of it last applied (compared in small chunks). */
+    private boolean appliedCopyMatches()
     {
         try
         {
-            return appliedCopy != null && Files.isRegularFile(appliedCopy) && Files.size(appliedCopy) == content.length &&
-                Arrays.equals(Files.readAllBytes(appliedCopy), content);
+            return appliedCopy != null && Files.isRegularFile(appliedCopy) && Files.mismatch(file, appliedCopy) == -1L;
         }
         catch (final IOException ex)
         {
@@ -202,7 +208,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     {
         try
         {
-            final byte[] content = Files.readAllBytes(file);
+            final byte[] content = WholeFile.read(file);
             missingLogged = false;
             return content;
         }
@@ -239,9 +245,33 @@ public final class CampaignsFileWatcher implements AutoCloseable
     /** SHA-256 of the content: 32 bytes held instead of the file (120 MB at a million campaigns). */
     private static byte[] digest(final byte[] content)
     {
+        return sha256().digest(content);
+    }
+
+    /** SHA-256 of a file, read in small chunks; null if it cannot be read. */
+    private static byte[] digest(final Path file)
+    {
+        final MessageDigest sha = sha256();
+        try (InputStream in = Files.newInputStream(file))
+        {
+            final byte[] chunk = new byte[1 << 16];
+            for (int n; (n = in.read(chunk)) > 0; )
+            {
+                sha.update(chunk, 0, n);
+            }
+            return sha.digest();
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
+    }
+
+    private static MessageDigest sha256()
+    {
         try
         {
-            return MessageDigest.getInstance("SHA-256").digest(content);
+            return MessageDigest.getInstance("SHA-256");
         }
         catch (final NoSuchAlgorithmException ex)
         {

@@ -63,6 +63,7 @@ public final class JournalRecovery
             throw new UncheckedIOException("cannot create journal directory " + dir, ex);
         }
         final long started = System.nanoTime();
+        SnapshotStore.deleteUnfinished(dir);
         final SnapshotStore.Loaded snapshot = SnapshotStore.newestValid(dir, shards.size(), policy);
         final long from = snapshot == null ? 0 : snapshot.coveredSequence();
         if (snapshot != null)

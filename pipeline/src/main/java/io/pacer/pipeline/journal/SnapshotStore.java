@@ -6,8 +6,10 @@ import io.pacer.pipeline.SnapshotCommand;
 import io.pacer.pipeline.journal.sbe.SnapshotDecoder;
 import io.pacer.pipeline.journal.sbe.SnapshotEncoder;
 import io.pacer.units.Units;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.io.DirectBufferDataInput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +18,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,16 +42,31 @@ public final class SnapshotStore
 {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final int MAGIC = 0x53524350; // "PCRS" little-endian
-    /** 4: laid out by the SBE schema's {@code Snapshot} message, little-endian. */
+    /** 5: laid out by the SBE schema's {@code Snapshot} message, little-endian, campaign definitions in binary. */
     private static final int VERSION = 5;
+    /** 4: the same layout with campaign definitions as JSON in the shard states. */
     private static final int VERSION_4 = 4;
     /** Versions 2 and 3 were big-endian and written by hand; still read ({@link #readLegacy}). */
     private static final int VERSION_3 = 3;
     private static final int VERSION_2 = 2;
 
-    /** A snapshot read back. */
-    public record Loaded(Path file, long coveredSequence, byte[][] shardStates, int version)
+    /**
+     * A snapshot read back; its shard states are views of the file, mapped, not copies (a million
+     * campaigns are 230 MB, and copying them onto the heap was most of a restart).
+     */
+    public record Loaded(Path file, long coveredSequence, DirectBuffer[] shardStates, int version)
     {
+        /** The shard states as arrays (copies). */
+        public byte[][] shardStateBytes()
+        {
+            final byte[][] bytes = new byte[shardStates.length][];
+            for (int i = 0; i < bytes.length; i++)
+            {
+                bytes[i] = new byte[shardStates[i].capacity()];
+                shardStates[i].getBytes(0, bytes[i]);
+            }
+            return bytes;
+        }
     }
 
     private SnapshotStore()
@@ -140,23 +158,26 @@ public final class SnapshotStore
         {
             try
             {
-                final byte[] all = Files.readAllBytes(file);
+                final ByteBuffer all = map(file);
+                final int length = all.capacity();
                 final CRC32C crc = new CRC32C();
-                crc.update(all, 0, Math.max(0, all.length - 4));
+                crc.update(all.duplicate().limit(Math.max(0, length - 4)));
                 final Read read;
-                if (all.length < 32)
+                if (length < 32)
                 {
                     read = null;
                 }
-                else if (ByteBuffer.wrap(all).getInt() == MAGIC)
+                else if (all.getInt(0) == MAGIC)
                 {
                     // big-endian: a version 2 or 3 file
-                    read = (int)crc.getValue() == ByteBuffer.wrap(all, all.length - 4, 4).getInt() ? readLegacy(all) : null;
+                    final byte[] bytes = new byte[length];
+                    all.get(0, bytes);
+                    read = (int)crc.getValue() == all.getInt(length - 4) ? readLegacy(bytes) : null;
                 }
                 else
                 {
-                    read = (int)crc.getValue() == new UnsafeBuffer(all).getInt(all.length - 4, JournalFormat.ORDER) ?
-                        readCurrent(all) : null;
+                    final UnsafeBuffer buffer = new UnsafeBuffer(all);
+                    read = (int)crc.getValue() == buffer.getInt(length - 4, JournalFormat.ORDER) ? readCurrent(buffer) : null;
                 }
                 if (read == null)
                 {
@@ -179,31 +200,44 @@ public final class SnapshotStore
     }
 
     /** What a snapshot file holds, before it is checked against the running configuration. */
-    private record Read(int shards, PacingPolicy policy, long coveredSequence, byte[][] states, int version)
+    private record Read(int shards, PacingPolicy policy, long coveredSequence, DirectBuffer[] states, int version)
     {
     }
 
-    /** A version 4 file, through the generated decoder; null if it is not one. */
-    private static Read readCurrent(final byte[] all)
+    /** A version 4 or 5 file, through the generated decoder, its states left in place; null if it is neither. */
+    private static Read readCurrent(final UnsafeBuffer all)
     {
         final SnapshotDecoder decoder = new SnapshotDecoder()
-            .wrap(new UnsafeBuffer(all, 0, all.length - 4), 0, SnapshotDecoder.BLOCK_LENGTH, SnapshotDecoder.SCHEMA_VERSION);
+            .wrap(new UnsafeBuffer(all, 0, all.capacity() - 4), 0, SnapshotDecoder.BLOCK_LENGTH, SnapshotDecoder.SCHEMA_VERSION);
         if (decoder.magic() != MAGIC || (decoder.version() != VERSION && decoder.version() != VERSION_4))
         {
             return null;
         }
         final SnapshotDecoder.ShardStatesDecoder group = decoder.shardStates();
-        final byte[][] states = new byte[group.count()][];
+        final DirectBuffer[] states = new DirectBuffer[group.count()];
         for (int i = 0; i < states.length; i++)
         {
             group.next();
-            states[i] = new byte[group.stateLength()];
-            group.getState(states[i], 0, states[i].length);
+            states[i] = new UnsafeBuffer(0, 0);
+            group.wrapState(states[i]);
         }
         final byte[] tunables = new byte[decoder.tunablesLength()];
         decoder.getTunables(tunables, 0, tunables.length);
         final PacingPolicy policy = TunablesCodec.decode(tunables);
         return new Read(decoder.shards(), policy, decoder.coveredSequence(), states, decoder.version());
+    }
+
+    /** The file, mapped read-only (the mapping lives as long as the buffer is reachable). */
+    private static ByteBuffer map(final Path file) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            if (channel.size() > Integer.MAX_VALUE)
+            {
+                throw new IOException(file + " is larger than 2 GB");
+            }
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+        }
     }
 
     /** A version 2 or 3 file (big-endian, as {@code DataOutputStream} wrote it); null if neither. */
@@ -230,11 +264,12 @@ public final class SnapshotStore
             policy = TunablesCodec.decode(tunables);
         }
         final long covered = in.readLong();
-        final byte[][] states = new byte[shards][];
+        final DirectBuffer[] states = new DirectBuffer[shards];
         for (int i = 0; i < shards; i++)
         {
-            states[i] = new byte[in.readInt()];
-            in.readFully(states[i]);
+            final byte[] state = new byte[in.readInt()];
+            in.readFully(state);
+            states[i] = new UnsafeBuffer(state);
         }
         return new Read(shards, policy, covered, states, version);
     }
@@ -246,14 +281,39 @@ public final class SnapshotStore
         {
             try
             {
-                // before version 5, campaign definitions were kept as JSON
-                shards.get(i).restoreFrom(new DataInputStream(new ByteArrayInputStream(snapshot.shardStates()[i])),
-                    snapshot.version() < VERSION);
+                // big-endian, as DataOutputStream wrote it; before version 5, campaign definitions were kept as JSON
+                final DirectBufferDataInput in = new DirectBufferDataInput(snapshot.shardStates()[i]);
+                in.byteOrder(ByteOrder.BIG_ENDIAN);
+                shards.get(i).restoreFrom(in, snapshot.version() < VERSION);
             }
             catch (final IOException ex)
             {
                 throw new UncheckedIOException(ex);
             }
+        }
+    }
+
+    /**
+     * Deletes snapshot files a crash or a stop cut short while they were written ({@code .tmp}: never
+     * renamed into place, so never read); a million campaigns' is 230 MB.
+     */
+    public static void deleteUnfinished(final Path dir)
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir))
+        {
+            for (final Path file : files.filter(p -> p.getFileName().toString().matches("snapshot-\\d{20}\\.bin\\.tmp")).toList())
+            {
+                LOG.info("deleting {}: a snapshot cut short while it was written", file);
+                Files.deleteIfExists(file);
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("cannot delete unfinished snapshots in {}: {}", dir, ex.toString());
         }
     }
 

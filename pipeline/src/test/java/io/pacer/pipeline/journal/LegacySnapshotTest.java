@@ -46,6 +46,6 @@ class LegacySnapshotTest
         final SnapshotStore.Loaded loaded = SnapshotStore.newestValid(dir, 2, POLICY);
 
         assertThat(loaded.coveredSequence()).isEqualTo(99);
-        assertThat(loaded.shardStates()).isDeepEqualTo(new byte[][] {{5, 6}, {}});
+        assertThat(loaded.shardStateBytes()).isDeepEqualTo(new byte[][] {{5, 6}, {}});
     }
 }
