@@ -2,16 +2,23 @@ package io.pacer.model;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.CurrencyMicros;
 import io.pacer.units.Units;
+import org.agrona.collections.LongHashSet;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -21,7 +28,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +61,9 @@ public final class CampaignDefinitionParser
         .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
         .build();
 
+    /** One element of a campaigns file's array, read from the file's stream (more follow it). */
+    private static final ObjectReader ELEMENT = FILE.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private CampaignDefinitionParser()
     {
     }
@@ -71,34 +80,69 @@ public final class CampaignDefinitionParser
      */
     public static List<CampaignDefinition> parseCampaignsFile(final String text)
     {
-        final JsonNode root = read(FILE, text);
-        if (!root.isObject())
+        return parseCampaignsFile(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@link #parseCampaignsFile(String)} from the file's bytes (UTF-8). The file is streamed: each
+     * campaign is read as a small tree, checked and dropped, so that a million campaigns never
+     * stand in memory as one tree (that tree was most of the garbage collection when one loaded).
+     */
+    public static List<CampaignDefinition> parseCampaignsFile(final byte[] utf8)
+    {
+        try (JsonParser parser = FILE.createParser(utf8))
         {
-            throw new InvalidDefinitionException("document", "must be an object { \"campaigns\": [ ... ] }");
-        }
-        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); )
-        {
-            final String name = names.next();
-            if (!"campaigns".equals(name))
+            if (parser.nextToken() != JsonToken.START_OBJECT)
             {
-                throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
+                throw new InvalidDefinitionException("document", parser.currentToken() == null ? "is empty" :
+                    "must be an object { \"campaigns\": [ ... ] }");
             }
+            List<CampaignDefinition> definitions = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME)
+            {
+                final String name = parser.currentName();
+                if (!"campaigns".equals(name))
+                {
+                    throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
+                }
+                definitions = campaigns(parser);
+            }
+            if (parser.nextToken() != null)
+            {
+                throw new InvalidDefinitionException("document", "not valid json: trailing content after the object");
+            }
+            if (definitions == null)
+            {
+                throw new InvalidDefinitionException("campaigns", "is required");
+            }
+            return definitions;
         }
-        final JsonNode list = root.get("campaigns");
-        if (list == null)
+        catch (final JsonProcessingException ex)
         {
-            throw new InvalidDefinitionException("campaigns", "is required");
+            throw new InvalidDefinitionException("document", "not valid json: " + ex.getOriginalMessage());
         }
-        if (!list.isArray())
+        catch (final IOException ex)
         {
-            throw new InvalidDefinitionException("campaigns", "must be an array, was " + typeName(list));
+            throw new UncheckedIOException(ex);
         }
-        final List<CampaignDefinition> definitions = new ArrayList<>(list.size());
-        final Set<Long> ids = new HashSet<>();
-        for (int i = 0; i < list.size(); i++)
+    }
+
+    /** The array after the {@code campaigns} field name, one element at a time. */
+    private static List<CampaignDefinition> campaigns(final JsonParser parser) throws IOException
+    {
+        final JsonToken token = parser.nextToken();
+        if (token != JsonToken.START_ARRAY)
+        {
+            throw new InvalidDefinitionException("campaigns", "must be an array, was " +
+                typeName(ELEMENT.readTree(parser)));
+        }
+        final List<CampaignDefinition> definitions = new ArrayList<>();
+        final LongHashSet ids = new LongHashSet();
+        for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++)
         {
             final String prefix = "campaigns[" + i + "].";
-            final CampaignDefinition definition = parse(list.get(i), prefix);
+            final JsonNode node = ELEMENT.readTree(parser);
+            final CampaignDefinition definition = parse(node == null ? NullNode.getInstance() : node, prefix);
             if (!ids.add(definition.id()))
             {
                 throw new InvalidDefinitionException(prefix + "id", "duplicate id " + Long.toUnsignedString(definition.id()));

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -136,7 +135,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         try
         {
-            CampaignDefinitionParser.parseCampaignsFile(Files.readString(appliedCopy))
+            CampaignDefinitionParser.parseCampaignsFile(WholeFile.read(appliedCopy))
                 .forEach(d -> applied.put(d.id(), d));
         }
         catch (final IOException | InvalidDefinitionException ex)
@@ -292,7 +291,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final List<CampaignDefinition> definitions;
         try
         {
-            definitions = CampaignDefinitionParser.parseCampaignsFile(new String(content, StandardCharsets.UTF_8));
+            definitions = CampaignDefinitionParser.parseCampaignsFile(content);
         }
         catch (final InvalidDefinitionException ex)
         {
