@@ -27,6 +27,13 @@ public final class CampaignBook
     private @CurrencyNanos long dailyBudgetNanos;
     private @EpochMillis long startMillis;
     private @EpochMillis long endMillis;
+    /**
+     * What a decision reads of the definition, kept here beside the money: with a million
+     * campaigns every bid's campaign is a cache miss, and the definition would be one more.
+     */
+    private boolean active;
+    private @CpmMicros long maxBidCpmMicros;
+    private PacingRule rule;
 
     private @CurrencyNanos long spentNanos;
     private @CurrencyNanos long reservedNanos;
@@ -61,6 +68,9 @@ public final class CampaignBook
         dailyBudgetNanos = Money.microsToNanos(newDefinition.dailyBudgetMicros());
         startMillis = Units.epochMillis(newDefinition.start().toEpochMilli());
         endMillis = Units.epochMillis(newDefinition.end().toEpochMilli());
+        active = newDefinition.status() == CampaignStatus.ACTIVE;
+        maxBidCpmMicros = newDefinition.maxBidCpmMicros();
+        rule = newDefinition.pacing().rule();
         plan.reset();
     }
 
@@ -88,11 +98,11 @@ public final class CampaignBook
 
     private Reason evaluate(final @EpochMillis long nowMillis, final @CpmMicros long bidCpmMicros)
     {
-        if (definition.status() != CampaignStatus.ACTIVE || nowMillis < startMillis || nowMillis >= endMillis)
+        if (!active || nowMillis < startMillis || nowMillis >= endMillis)
         {
             return Reason.CAMPAIGN_INACTIVE;
         }
-        final long maxBid = definition.maxBidCpmMicros();
+        final long maxBid = maxBidCpmMicros;
         if (maxBid > 0 && bidCpmMicros > maxBid)
         {
             return Reason.BID_ABOVE_MAX;
@@ -106,7 +116,7 @@ public final class CampaignBook
         {
             return Reason.BUDGET_EXHAUSTED;
         }
-        return definition.pacing().rule().pace(this, nowMillis, committedNanos, todayCommittedNanos);
+        return rule.pace(this, nowMillis, committedNanos, todayCommittedNanos);
     }
 
     private void rollDay(final @EpochMillis long nowMillis)

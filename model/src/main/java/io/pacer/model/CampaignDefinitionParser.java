@@ -90,6 +90,26 @@ public final class CampaignDefinitionParser
      */
     public static List<CampaignDefinition> parseCampaignsFile(final byte[] utf8)
     {
+        return parseCampaignsFile(utf8, new CampaignFileIndex()).definitions();
+    }
+
+    /**
+     * A campaigns file parsed: every definition in file order, and the index of their texts for
+     * the next parse.
+     *
+     * @param parsed how many campaigns were parsed (the others' texts were in the previous index)
+     */
+    public record ParsedFile(List<CampaignDefinition> definitions, CampaignFileIndex index, int parsed)
+    {
+    }
+
+    /**
+     * {@link #parseCampaignsFile(byte[])}, parsing only the campaigns whose text {@code previous}
+     * does not hold; the others take the definitions their text gave last time (it was checked
+     * then). Every id is still checked for duplicates, and the whole file for valid JSON.
+     */
+    public static ParsedFile parseCampaignsFile(final byte[] utf8, final CampaignFileIndex previous)
+    {
         try (JsonParser parser = FILE.createParser(utf8))
         {
             if (parser.nextToken() != JsonToken.START_OBJECT)
@@ -97,7 +117,7 @@ public final class CampaignDefinitionParser
                 throw new InvalidDefinitionException("document", parser.currentToken() == null ? "is empty" :
                     "must be an object { \"campaigns\": [ ... ] }");
             }
-            List<CampaignDefinition> definitions = null;
+            ParsedFile parsed = null;
             while (parser.nextToken() == JsonToken.FIELD_NAME)
             {
                 final String name = parser.currentName();
@@ -105,17 +125,17 @@ public final class CampaignDefinitionParser
                 {
                     throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
                 }
-                definitions = campaigns(parser);
+                parsed = campaigns(parser, utf8, previous);
             }
             if (parser.nextToken() != null)
             {
                 throw new InvalidDefinitionException("document", "not valid json: trailing content after the object");
             }
-            if (definitions == null)
+            if (parsed == null)
             {
                 throw new InvalidDefinitionException("campaigns", "is required");
             }
-            return definitions;
+            return parsed;
         }
         catch (final JsonProcessingException ex)
         {
@@ -127,8 +147,12 @@ public final class CampaignDefinitionParser
         }
     }
 
-    /** The array after the {@code campaigns} field name, one element at a time. */
-    private static List<CampaignDefinition> campaigns(final JsonParser parser) throws IOException
+    /**
+     * The array after the {@code campaigns} field name, one element at a time: an object's text is
+     * skipped over and hashed, and read as a small tree only if {@code previous} does not know it.
+     */
+    private static ParsedFile campaigns(final JsonParser parser, final byte[] utf8, final CampaignFileIndex previous)
+        throws IOException
     {
         final JsonToken token = parser.nextToken();
         if (token != JsonToken.START_ARRAY)
@@ -136,20 +160,41 @@ public final class CampaignDefinitionParser
             throw new InvalidDefinitionException("campaigns", "must be an array, was " +
                 typeName(ELEMENT.readTree(parser)));
         }
-        final List<CampaignDefinition> definitions = new ArrayList<>();
+        final List<CampaignDefinition> definitions = new ArrayList<>(Math.max(16, previous.size()));
+        final CampaignFileIndex index = new CampaignFileIndex(previous.size());
         final LongHashSet ids = new LongHashSet();
+        int parsed = 0;
         for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++)
         {
             final String prefix = "campaigns[" + i + "].";
-            final JsonNode node = ELEMENT.readTree(parser);
-            final CampaignDefinition definition = parse(node == null ? NullNode.getInstance() : node, prefix);
+            CampaignDefinition definition = null;
+            long hash = 0;
+            if (parser.currentToken() == JsonToken.START_OBJECT)
+            {
+                final int start = (int)parser.currentTokenLocation().getByteOffset();
+                parser.skipChildren();
+                final int end = (int)parser.currentLocation().getByteOffset();
+                hash = CampaignFileIndex.hash(utf8, start, end);
+                definition = previous.get(hash);
+                if (definition == null)
+                {
+                    definition = parse(ELEMENT.readTree(utf8, start, end - start), prefix);
+                    parsed++;
+                }
+                index.put(hash, definition);
+            }
+            else
+            {
+                final JsonNode node = ELEMENT.readTree(parser);
+                definition = parse(node == null ? NullNode.getInstance() : node, prefix);
+            }
             if (!ids.add(definition.id()))
             {
                 throw new InvalidDefinitionException(prefix + "id", "duplicate id " + Long.toUnsignedString(definition.id()));
             }
             definitions.add(definition);
         }
-        return definitions;
+        return new ParsedFile(definitions, index, parsed);
     }
 
     /** Parses one definition from a JSON tree; {@code prefix} is put before field names in errors. */

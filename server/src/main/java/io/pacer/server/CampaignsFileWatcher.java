@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.CampaignFileIndex;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
@@ -9,6 +10,7 @@ import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.journal.WholeFile;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +63,8 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private byte[] lastDigest;
     /** The start-up found the file as last applied and left the baseline ({@link #applied}) unread until a change needs it. */
     private boolean baselinePending;
+    /** The texts of the campaigns last read from the file (or its applied copy): a re-read parses only the others. */
+    private CampaignFileIndex index = new CampaignFileIndex();
     private boolean heldForJournalLogged;
     private boolean missingLogged;
 
@@ -110,7 +114,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final byte[] content = read();
         if (content != null)
         {
-            apply(content, stamp, true);
+            apply(content, digest(content), stamp, true);
         }
     }
 
@@ -135,13 +139,16 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         try
         {
-            CampaignDefinitionParser.parseCampaignsFile(WholeFile.read(appliedCopy))
-                .forEach(d -> applied.put(d.id(), d));
+            final CampaignDefinitionParser.ParsedFile baseline =
+                CampaignDefinitionParser.parseCampaignsFile(WholeFile.read(appliedCopy), new CampaignFileIndex());
+            baseline.definitions().forEach(d -> applied.put(d.id(), d));
+            index = baseline.index();
         }
         catch (final IOException | InvalidDefinitionException ex)
         {
             LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
             applied.clear();
+            index = new CampaignFileIndex();
         }
     }
 
@@ -181,7 +188,8 @@ public final class CampaignsFileWatcher implements AutoCloseable
                 return;
             }
             final byte[] content = read();
-            if (content != null && !sameAsLastSeen(stamp, content))
+            final byte[] digest = content == null ? null : digest(content);
+            if (content != null && !sameAsLastSeen(stamp, digest))
             {
                 if (pipeline.journalFailed())
                 {
@@ -194,7 +202,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
                     }
                     return;
                 }
-                apply(content, stamp, false);
+                apply(content, digest, stamp, false);
             }
         }
         catch (final RuntimeException ex)
@@ -228,12 +236,12 @@ public final class CampaignsFileWatcher implements AutoCloseable
     }
 
     /**
-     * Whether {@code content} is what was last applied or rejected (a rewrite with the same bytes,
+     * Whether the content whose digest this is is what was last applied or rejected (a rewrite with the same bytes,
      * or a re-read within the stamp's tick margin); if so, only the stamp moves on.
      */
-    private boolean sameAsLastSeen(final FileStamp stamp, final byte[] content)
+    private boolean sameAsLastSeen(final FileStamp stamp, final byte[] digest)
     {
-        if (Arrays.equals(digest(content), lastDigest))
+        if (Arrays.equals(digest, lastDigest))
         {
             lastSeen = stamp;
             return true;
@@ -278,20 +286,25 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
     }
 
-    /** @param stamp the file's stamp taken before {@code content} was read, so that a write after the read is seen */
-    private void apply(final byte[] content, final FileStamp stamp, final boolean initial)
+    /**
+     * @param digest the content's SHA-256
+     * @param stamp  the file's stamp taken before {@code content} was read, so that a write after the read is seen
+     */
+    private void apply(final byte[] content, final byte[] digest, final FileStamp stamp, final boolean initial)
     {
         lastSeen = stamp;
-        lastDigest = digest(content);
+        lastDigest = digest;
         if (baselinePending)
         {
             loadAppliedCopy();
             baselinePending = false;
         }
         final List<CampaignDefinition> definitions;
+        final CampaignDefinitionParser.ParsedFile parsed;
         try
         {
-            definitions = CampaignDefinitionParser.parseCampaignsFile(content);
+            parsed = CampaignDefinitionParser.parseCampaignsFile(content, index);
+            definitions = parsed.definitions();
         }
         catch (final InvalidDefinitionException ex)
         {
@@ -304,11 +317,12 @@ public final class CampaignsFileWatcher implements AutoCloseable
             LOG.error("campaigns file {} rejected, last good state stays in force: {}", file, ex.getMessage());
             return;
         }
-        final Long2ObjectHashMap<CampaignDefinition> wanted = new Long2ObjectHashMap<>(2 * definitions.size(), 0.65f);
+        index = parsed.index();
+        final LongHashSet wanted = new LongHashSet(2 * definitions.size());
         final List<CampaignDefinition> changes = new ArrayList<>();
         for (final CampaignDefinition d : definitions)
         {
-            wanted.put(d.id(), d);
+            wanted.add(d.id());
             if (!d.equals(applied.get(d.id())))
             {
                 changes.add(d);
@@ -317,7 +331,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final List<CampaignDefinition> removed = new ArrayList<>();
         applied.forEachLong((id, d) ->
         {
-            if (!wanted.containsKey(id) && d.status() != CampaignStatus.PAUSED)
+            if (!wanted.contains(id) && d.status() != CampaignStatus.PAUSED)
             {
                 removed.add(d.withStatus(CampaignStatus.PAUSED));
             }
@@ -334,8 +348,8 @@ public final class CampaignsFileWatcher implements AutoCloseable
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         saveAppliedCopy(content);
         reloads.incrementAndGet();
-        LOG.info("campaigns file {} {}: {} campaign(s), {} update(s) applied",
-            file, initial ? "loaded" : "reloaded", definitions.size(), changes.size());
+        LOG.info("campaigns file {} {}: {} campaign(s), {} parsed, {} update(s) applied",
+            file, initial ? "loaded" : "reloaded", definitions.size(), parsed.parsed(), changes.size());
     }
 
     /** Good loads and reloads applied. */
