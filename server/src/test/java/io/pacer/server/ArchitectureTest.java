@@ -39,8 +39,7 @@ class ArchitectureTest
         "io.pacer.pipeline.journal.JournalRecovery"); // logs how long recovery took
 
     private static final Set<String> PIPELINE_INTERNALS = Set.of(
-        "io.pacer.pipeline.PacerEvent", "io.pacer.pipeline.PacingHandler", "io.pacer.pipeline.RingDrainer",
-        "io.pacer.pipeline.PacingStep");
+        "io.pacer.pipeline.PacerEvent", "io.pacer.pipeline.PacingHandler", "io.pacer.pipeline.RingDrainer");
 
     private static final Set<String> RANDOMNESS = Set.of(
         "java.util.Random", "java.util.SplittableRandom", "java.util.concurrent.ThreadLocalRandom",
@@ -146,6 +145,16 @@ class ArchitectureTest
         // shards' state from PacerPipeline.shardStates()
         noClasses().that().resideOutsideOfPackage("io.pacer.pipeline..")
             .should().dependOnClassesThat(named(PIPELINE_INTERNALS, "the ring's event and consumers"))
+            .check(PRODUCTION);
+    }
+
+    @Test
+    void shouldApplyInputsToShardsOnlyInThePipelineAndInOfflineReplays()
+    {
+        // PacingStep drives a shard directly: the ring's handlers and replay do, and the audit's
+        // what-if replay on shards of its own; the running server never does outside the ring
+        noClasses().that().resideOutsideOfPackages("io.pacer.pipeline..", "io.pacer.server.audit..")
+            .should().dependOnClassesThat(named(Set.of("io.pacer.pipeline.PacingStep"), "the step that drives a shard"))
             .check(PRODUCTION);
     }
 

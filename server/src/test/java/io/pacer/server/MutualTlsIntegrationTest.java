@@ -117,6 +117,9 @@ class MutualTlsIntegrationTest
             {
                 assertThat(bidder.ask(i, 1, 9_000)).isEqualTo("BID " + i);
                 feed.win(i, 1, 9_000).send();
+                // two connections: the next bid must not overtake this win on its way to the ring
+                final String wins = "\"wins\":" + i;
+                TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/1").body().contains(wins));
             }
             TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/1").body().contains("\"wins\":3"));
             pacer.server.close();
