@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A million campaigns (#14): first start, restart from a snapshot, one edit of the file applied,
+# resident memory, and bid throughput with 1,000,000 campaigns against 1,000, for each jar given,
+# alternating, RUNS times. Loopback only; every load run bounded (8 s + 2 s warm-up).
+#
+#   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar
+#   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
+#
+# The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
+# (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-2}
+work=${WORK:-/tmp/pacer-million}
+mkdir -p "$work"
+J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+
+campaigns() { # N FILE
+  python3 - "$1" "$2" <<'PY'
+import sys
+n, path = int(sys.argv[1]), sys.argv[2]
+with open(path, 'w') as f:
+    f.write('{"campaigns":[\n')
+    for i in range(1, n + 1):
+        f.write('{"id":%d,"budgetMicros":1000000000000,"start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z","pacing":"%s"}%s\n'
+                % (i, "EVEN" if i % 2 else "ASAP", "," if i < n else ""))
+    f.write(']}\n')
+PY
+}
+[ -f "$work/1m.json" ] || campaigns 1000000 "$work/1m.json"
+[ -f "$work/1k.json" ] || campaigns 1000 "$work/1k.json"
+
+edit() { # FILE BUDGET: rewrite campaign 500000's budget atomically; seconds until the admin API shows it
+  python3 - "$1" "$2" <<'PY'
+import json, os, sys, time, urllib.request
+path, budget = sys.argv[1], sys.argv[2]
+data = open(path, 'rb').read()
+needle = b'{"id":500000,"budgetMicros":'
+i = data.index(needle) + len(needle)
+j = data.index(b',', i)
+open(path + '.tmp', 'wb').write(data[:i] + budget.encode() + data[j:])
+t0 = time.time()
+os.replace(path + '.tmp', path)
+while time.time() - t0 < 60:
+    if json.loads(urllib.request.urlopen('http://127.0.0.1:19401/campaigns/500000').read())['budgetMicros'] == int(budget):
+        break
+    time.sleep(0.02)
+print('%.2f' % (time.time() - t0))
+PY
+}
+
+run() { # JAR
+  local jar=$1 H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
+  up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
+  serve() { $J -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
+      -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }
+  stop() { kill -TERM "$PID"; for _ in $(seq 1 100); do kill -0 "$PID" 2> /dev/null || return 0; sleep 0.1; done; kill -9 "$PID"; }
+  load() { $J -jar "$jar" loadtest --port 19400 --campaigns "$1" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["throughputPerSecond"])'; }
+  rm -rf "$H"; mkdir -p "$H"; echo '{"campaigns":[]}' > "$H/campaigns.json"
+  serve; up; sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; empty=$(ps -o rss= -p "$PID"); stop
+  rm -rf "$H"; mkdir -p "$H"; cp "$work/1m.json" "$H/campaigns.json"
+  s=$(date +%s.%N); SNAP=20s serve; up; first=$(echo "$(date +%s.%N) - $s" | bc); loaded=$(ps -o rss= -p "$PID")
+  for _ in $(seq 1 120); do grep -q "snapshot.*written" "$H/serve.log" && break; sleep 1; done
+  stop
+  s=$(date +%s.%N); serve; up; restart=$(echo "$(date +%s.%N) - $s" | bc)
+  sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; rss=$(ps -o rss= -p "$PID")
+  heap=$(jcmd "$PID" GC.heap_info | awk '/garbage-first heap/ {print $6}')
+  e1=$(edit "$H/campaigns.json" 2000000000000); e2=$(edit "$H/campaigns.json" 3000000000000)
+  t1m=$(load 1000000); stop
+  rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
+  serve; up; t1k=$(load 1000); stop
+  echo "$jar first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
+    "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=$t1m decisions_1k=$t1k"
+}
+
+for _ in $(seq 1 "$RUNS"); do
+  for jar in "$@"; do run "$jar"; done
+done
