@@ -102,8 +102,7 @@ public final class CampaignBook
         {
             return Reason.CAMPAIGN_INACTIVE;
         }
-        final long maxBid = maxBidCpmMicros;
-        if (maxBid > 0 && bidCpmMicros > maxBid)
+        if (maxBidCpmMicros > 0 && bidCpmMicros > maxBidCpmMicros)
         {
             return Reason.BID_ABOVE_MAX;
         }
@@ -265,7 +264,7 @@ public final class CampaignBook
     {
         final boolean sameDay = nowMillis >= day.startMillis() && nowMillis < day.endMillis();
         final @CurrencyNanos long planned = nowMillis >= startMillis && nowMillis < endMillis ?
-            definition.pacing().rule().plannedNanos(this, nowMillis) : CampaignSnapshot.NO_PLAN;
+            rule.plannedNanos(this, nowMillis) : CampaignSnapshot.NO_PLAN;
         return new CampaignSnapshot(
             definition,
             spentNanos,

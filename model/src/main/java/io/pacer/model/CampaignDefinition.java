@@ -86,6 +86,13 @@ public final class CampaignDefinition
             id, budgetMicros, dailyBudgetMicros, start, end, timeZone, maxBidCpmMicros, pacing, newStatus);
     }
 
+    /** This definition with another pacing mode. */
+    public CampaignDefinition withPacing(final PacingMode newPacing)
+    {
+        return newPacing == pacing ? this :
+            new CampaignDefinition(id, budgetMicros, dailyBudgetMicros, start, end, timeZone, maxBidCpmMicros, newPacing, status);
+    }
+
     /**
      * Writes the definition in binary, for a snapshot: 60 bytes and the zone id, read back by
      * {@link #read} without JSON (restoring a million campaigns from JSON took seconds).

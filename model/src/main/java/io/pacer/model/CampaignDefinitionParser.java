@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.NullNode;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.CurrencyMicros;
 import io.pacer.units.Units;
@@ -23,7 +22,8 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.time.YearMonth;
+import java.time.Month;
+import java.time.Year;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ public final class CampaignDefinitionParser
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
     /** Zones by id: a zone is immutable, and {@link ZoneId#of} makes new rules objects on every call (150 bytes a campaign). */
     private static final ConcurrentHashMap<String, ZoneId> ZONES = new ConcurrentHashMap<>();
-    private static final ZoneId UTC = ZoneId.of("UTC");
+    private static final ZoneId UTC = zoneOf("UTC");
 
     /** Admin bodies: strict JSON. */
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -162,32 +162,30 @@ public final class CampaignDefinitionParser
         }
         final List<CampaignDefinition> definitions = new ArrayList<>(Math.max(16, previous.size()));
         final CampaignFileIndex index = new CampaignFileIndex(previous.size());
-        final LongHashSet ids = new LongHashSet();
+        final LongHashSet ids = new LongHashSet(Math.max(16, 2 * previous.size()));
         int parsed = 0;
         for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++)
         {
             final String prefix = "campaigns[" + i + "].";
-            CampaignDefinition definition = null;
-            long hash = 0;
-            if (parser.currentToken() == JsonToken.START_OBJECT)
+            // with nothing to compare against, the tree is read in the same pass; otherwise the text
+            // is skipped over and read only if the previous file did not have it
+            final int start = (int)parser.currentTokenLocation().getByteOffset();
+            final boolean skip = previous.size() > 0 && parser.currentToken() == JsonToken.START_OBJECT;
+            final JsonNode tree = skip ? null : ELEMENT.readTree(parser);
+            if (skip)
             {
-                final int start = (int)parser.currentTokenLocation().getByteOffset();
                 parser.skipChildren();
-                final int end = (int)parser.currentLocation().getByteOffset();
-                hash = CampaignFileIndex.hash(utf8, start, end);
-                definition = previous.get(hash);
-                if (definition == null)
-                {
-                    definition = parse(ELEMENT.readTree(utf8, start, end - start), prefix);
-                    parsed++;
-                }
-                index.put(hash, definition);
             }
-            else
+            final int end = (int)parser.currentLocation().getByteOffset();
+            final long hash = CampaignFileIndex.hash(utf8, start, end);
+            CampaignDefinition definition = skip ? previous.get(hash) : null;
+            if (definition == null)
             {
-                final JsonNode node = ELEMENT.readTree(parser);
-                definition = parse(node == null ? NullNode.getInstance() : node, prefix);
+                // not an object: parse says so, naming the element
+                definition = parse(skip ? ELEMENT.readTree(utf8, start, end - start) : tree, prefix);
+                parsed++;
             }
+            index.put(hash, definition);
             if (!ids.add(definition.id()))
             {
                 throw new InvalidDefinitionException(prefix + "id", "duplicate id " + Long.toUnsignedString(definition.id()));
@@ -370,12 +368,13 @@ public final class CampaignDefinitionParser
         {
             return null;
         }
-        if (day > YearMonth.of(year, month).lengthOfMonth())
+        if (day > Month.of(month).length(Year.isLeap(year)))
         {
             return null;
         }
+        // a fraction of d digits (d = n - 21) is fraction * 10^(9 - d) nanoseconds
         int nanos = fraction;
-        for (int i = n - 1 - 20; i < 9 && n > 20; i++)
+        for (int digits = Math.max(0, n - 21); digits < 9; digits++)
         {
             nanos *= 10;
         }
@@ -424,14 +423,7 @@ public final class CampaignDefinitionParser
      */
     static ZoneId zoneOf(final String id)
     {
-        final ZoneId known = ZONES.get(id);
-        if (known != null)
-        {
-            return known;
-        }
-        final ZoneId zone = ZoneId.of(id);
-        ZONES.putIfAbsent(id, zone);
-        return zone;
+        return ZONES.computeIfAbsent(id, ZoneId::of);
     }
 
     private static <E extends Enum<E>> E enumValue(

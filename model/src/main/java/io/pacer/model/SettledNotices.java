@@ -75,7 +75,11 @@ public final class SettledNotices
     private long lastCampaignId;
     private int lastAt = -1;
     private long lastChanges;
-    /** Counts every change to the index that can move an entry. */
+    /**
+     * Counts every insert into or removal from {@link #index}, and every swap of it: any of them can
+     * make a remembered position wrong (an insert fills the empty slot a lookup of another key may
+     * have remembered).
+     */
     private long changes;
 
     private long[] markMillis;

@@ -8,7 +8,6 @@ import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
-import io.pacer.pipeline.journal.WholeFile;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 import org.slf4j.Logger;

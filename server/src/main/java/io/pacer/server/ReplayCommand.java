@@ -1,5 +1,6 @@
 package io.pacer.server;
 
+import io.pacer.model.CampaignJson;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.pipeline.journal.JournalCorruptException;
@@ -151,6 +152,7 @@ final class ReplayCommand implements Callable<Integer>
         }
         final JournalReader reader = new JournalReader(journal);
         final JournalReplay replay;
+        boolean exported = csv == null;
         try
         {
             replay = JournalReplay.ofJournal(reader, all(observers),
@@ -158,6 +160,7 @@ final class ReplayCommand implements Callable<Integer>
             if (csv != null)
             {
                 csv.close();
+                exported = true;
             }
         }
         catch (final JournalCorruptException ex)
@@ -165,22 +168,36 @@ final class ReplayCommand implements Callable<Integer>
             System.err.println("pacer replay: journal corrupt: " + ex.getMessage());
             return CORRUPT;
         }
+        catch (final WhatIfChange.Invalid ex)
+        {
+            System.err.println("pacer replay: " + ex.getMessage());
+            return USAGE;
+        }
         catch (final IOException | UncheckedIOException ex)
         {
-            System.err.println("pacer replay: export to " + export.get(1) + " failed: " + ex);
+            // the journal's reader or the export's files
+            System.err.println("pacer replay: " + (ex.getCause() == null ? ex : ex.getCause()));
             return 1;
+        }
+        finally
+        {
+            if (!exported)
+            {
+                csv.abandon();
+                System.err.println("pacer replay: the export in " + export.get(1) + " is incomplete");
+            }
         }
         final boolean json = "json".equals(format);
         final PrintStream out = System.out;
         if (until != null)
         {
-            final CampaignSnapshot state = PointInTime.state(replay, filter.campaignId());
+            final CampaignSnapshot state = replay == null ? null : replay.state(filter.campaignId());
             if (state == null)
             {
                 System.err.println("pacer replay: campaign " + campaign + " was not defined by " + until);
                 return 1;
             }
-            out.print(json ? PointInTime.json(state) + "\n" : PointInTime.text(state));
+            out.print(json ? CampaignJson.state(state) + "\n" : PointInTime.text(state));
         }
         else if (explainer != null)
         {

@@ -80,11 +80,9 @@ class AdminTokenFileIntegrationTest
     void shouldRefuseToStartWithATokenFileOtherUsersCanRead() throws Exception
     {
         final Path tokens = tokenFile("write write-token-0123456789\n");
-        Files.setPosixFilePermissions(tokens, PosixFilePermissions.fromString("rw-r--r--"));
 
-        assertThatThrownBy(() -> PacerConfig.load(null, Map.of("pacer.admin.token-file", tokens.toString())))
-            .isInstanceOf(InvalidConfigException.class)
-            .hasMessageContaining("pacer.admin.token-file: " + tokens + " can be read or changed by other users (rw-r--r--)");
+        assertRefusedAsOpenToOthers(tokens, "rw-r--r--", Map.of("pacer.admin.token-file", tokens.toString()),
+            "pacer.admin.token-file: " + tokens + " can be read or changed by other users (rw-r--r--)");
     }
 
     @Test
@@ -92,12 +90,20 @@ class AdminTokenFileIntegrationTest
     {
         final Path key = dir.resolve("server.key");
         Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n");
-        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r-----"));
 
-        assertThatThrownBy(() -> PacerConfig.load(null, Map.of(
-                "pacer.gateway.tls.cert-file", key.toString(), "pacer.gateway.tls.key-file", key.toString())))
+        assertRefusedAsOpenToOthers(key, "rw-r-----",
+            Map.of("pacer.gateway.tls.cert-file", key.toString(), "pacer.gateway.tls.key-file", key.toString()),
+            "pacer.gateway.tls.key-file: " + key + " can be read or changed by other users");
+    }
+
+    /** With {@code file} given {@code permissions}, loading {@code config} is refused with {@code message}. */
+    private static void assertRefusedAsOpenToOthers(final Path file, final String permissions,
+        final Map<String, Object> config, final String message) throws Exception
+    {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
+        assertThatThrownBy(() -> PacerConfig.load(null, config))
             .isInstanceOf(InvalidConfigException.class)
-            .hasMessageContaining("pacer.gateway.tls.key-file: " + key + " can be read or changed by other users");
+            .hasMessageContaining(message);
     }
 
     @Test

@@ -261,5 +261,8 @@ class ReplayQuestionsIntegrationTest
         assertThat(mode.err()).contains("campaign.pacing must be one of");
         assertThat(cli("replay", "--journal", journal, "--explain", "1", "--until", "2026-01-01T00:00:00Z", "--campaign", "1")
             .exitCode()).isEqualTo(2);
+        final Run policy = cli("replay", "--journal", journal, "--what-if", "pacing.replan-interval=2h");
+        assertThat(policy.exitCode()).isEqualTo(2);
+        assertThat(policy.err()).contains("--what-if", "replanIntervalMillis", "recorded:");
     }
 }

@@ -67,11 +67,12 @@ public final class JournalReplay implements JournalReader.RecordHandler
     }
 
     /**
-     * As {@link #ofJournal(JournalReader, Observer)}, up to an instant: records stamped after
-     * {@code untilMillis} are not applied, from the first such record on (event times only move
-     * forward in a shard), and then every shard's time moves to {@code untilMillis}, expiring what
-     * was due by then, as an admin read at that instant does. The state is then the state at that
-     * instant.
+     * As {@link #ofJournal(JournalReader, Observer)}, up to an instant: everything before the first
+     * record stamped after {@code untilMillis} is applied, nothing from it on (a record from one
+     * connection can carry a slightly earlier stamp than one from another journaled before it, but a
+     * shard's time never goes back, so nothing later could be applied at the instant asked for).
+     * Then every shard's time moves to {@code untilMillis}, expiring what was due by then, as an
+     * admin read at that instant does. The later segments are still read and checked.
      */
     public static JournalReplay ofJournal(final JournalReader reader, final Observer observer, final @EpochMillis long untilMillis)
     {

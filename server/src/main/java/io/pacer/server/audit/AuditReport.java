@@ -1,6 +1,6 @@
 package io.pacer.server.audit;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
@@ -101,7 +101,7 @@ public final class AuditReport implements JournalReplay.Observer
 
     private static String eventJson(final JournalRecord r, final Reason replayed)
     {
-        final ObjectNode node = JsonMapper.builder().build().createObjectNode();
+        final ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("sequence", r.sequence());
         node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
         node.put("type", r.type().name());
@@ -162,7 +162,7 @@ public final class AuditReport implements JournalReplay.Observer
     /** The report as one JSON object. */
     public String json(final Path journal, final JournalReader reader, final JournalReplay replay)
     {
-        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        final ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("journal", journal.toString());
         root.put("events", reader.records());
         root.put("tornTailOffset", reader.tornTailOffset());

@@ -75,8 +75,16 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         this.dir = Files.createDirectories(dir);
         this.filter = filter;
         this.events = Files.newBufferedWriter(dir.resolve("events.csv"), StandardCharsets.UTF_8);
-        events.write(EVENTS_HEADER);
-        events.write('\n');
+        try
+        {
+            events.write(EVENTS_HEADER);
+            events.write('\n');
+        }
+        catch (final IOException ex)
+        {
+            events.close();
+            throw ex;
+        }
     }
 
     @Override
@@ -171,6 +179,19 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     public long rows()
     {
         return rows;
+    }
+
+    /** Closes {@code events.csv} as far as it got, after a failed replay; no rollups are written. */
+    public void abandon()
+    {
+        try
+        {
+            events.close();
+        }
+        catch (final IOException ex)
+        {
+            // the replay's own failure is what gets reported
+        }
     }
 
     /** Finishes {@code events.csv} and writes the two rollups. */

@@ -1,6 +1,6 @@
 package io.pacer.server.audit;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignDefinition;
@@ -26,8 +26,8 @@ import java.util.Locale;
 public final class Explainer implements JournalReplay.Observer
 {
     /** One explained bid, with where it sits in the journal. */
-    private record Explained(long sequence, long epochMillis, String gateway, long requestId, long campaignId,
-        Reason recorded, DecisionExplanation why)
+    private record Explained(long sequence, long epochMillis, String gateway, long campaignId, Reason recorded,
+        DecisionExplanation why)
     {
     }
 
@@ -48,15 +48,8 @@ public final class Explainer implements JournalReplay.Observer
         {
             return;
         }
-        explained.add(new Explained(record.sequence(), record.epochMillis(), record.gatewayName(), record.requestId(),
-            record.campaignId(), Reason.get((short)record.reason()),
+        explained.add(new Explained(record.sequence(), record.epochMillis(), record.gatewayName(), record.campaignId(), Reason.get((short)record.reason()),
             DecisionExplanation.of(shard.campaign(record.campaignId()), shard.nowMillis(), record.cpmMicros(), replayed)));
-    }
-
-    /** How many bids matched. */
-    public int count()
-    {
-        return explained.size();
     }
 
     public String text()
@@ -66,7 +59,7 @@ public final class Explainer implements JournalReplay.Observer
         {
             final DecisionExplanation why = e.why;
             text.append(String.format(Locale.ROOT, "request %s, campaign %s, gateway \"%s\", sequence %d, at %s: %s%n",
-                Long.toUnsignedString(e.requestId), Long.toUnsignedString(e.campaignId), e.gateway, e.sequence,
+                Long.toUnsignedString(requestId), Long.toUnsignedString(e.campaignId), e.gateway, e.sequence,
                 Instant.ofEpochMilli(e.epochMillis), why.reason() == Reason.NONE ? "BID" : "NO_BID " + why.reason().name()));
             if (e.recorded != why.reason())
             {
@@ -102,7 +95,7 @@ public final class Explainer implements JournalReplay.Observer
 
     public String json()
     {
-        final ArrayNode array = JsonMapper.builder().build().createArrayNode();
+        final ArrayNode array = JsonNodeFactory.instance.arrayNode();
         for (final Explained e : explained)
         {
             final DecisionExplanation why = e.why;
@@ -110,7 +103,7 @@ public final class Explainer implements JournalReplay.Observer
             node.put("sequence", e.sequence);
             node.put("time", Instant.ofEpochMilli(e.epochMillis).toString());
             node.put("gateway", e.gateway);
-            node.put("requestId", Long.toUnsignedString(e.requestId));
+            node.put("requestId", Long.toUnsignedString(requestId));
             node.put("campaignId", Long.toUnsignedString(e.campaignId));
             node.put("decision", why.reason() == Reason.NONE ? "BID" : "NO_BID");
             node.put("reason", why.reason().name());

@@ -1,6 +1,5 @@
 package io.pacer.server.audit;
 
-import io.pacer.model.CampaignJson;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.Money;
 import io.pacer.pipeline.journal.JournalReplay;
@@ -9,27 +8,15 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * {@code pacer replay --until TIME --campaign ID}: one campaign as it stood at an instant, from a
- * replay stopped there ({@link JournalReplay#ofJournal(io.pacer.pipeline.journal.JournalReader,
- * JournalReplay.Observer, long)}). The JSON form is the admin API's {@code GET /campaigns/ID} body
- * byte for byte, so a state sampled from the API at {@code asOf} can be compared with it.
+ * {@code pacer replay --until TIME --campaign ID} in words: one campaign as it stood at an
+ * instant, from a replay stopped there ({@link JournalReplay#ofJournal(io.pacer.pipeline.journal.JournalReader,
+ * JournalReplay.Observer, long)}). The JSON form is the admin API's own ({@code CampaignJson.state}),
+ * so a state sampled from the API at {@code asOf} can be compared with it byte for byte.
  */
 public final class PointInTime
 {
     private PointInTime()
     {
-    }
-
-    /** The campaign's state at the replay's end, or null if it was not defined by then. */
-    public static CampaignSnapshot state(final JournalReplay replay, final long campaignId)
-    {
-        return replay == null ? null : replay.state(campaignId);
-    }
-
-    /** The admin API's JSON for the state. */
-    public static String json(final CampaignSnapshot state)
-    {
-        return CampaignJson.state(state);
     }
 
     public static String text(final CampaignSnapshot s)
@@ -38,12 +25,12 @@ public final class PointInTime
         text.append(String.format(Locale.ROOT, "campaign %s at %s: %s, %s, flight %s .. %s, time zone %s%n",
             Long.toUnsignedString(s.definition().id()), Instant.ofEpochMilli(s.asOfMillis()), s.definition().pacing(),
             s.definition().status(), s.definition().start(), s.definition().end(), s.definition().timeZone().getId()));
-        text.append(String.format(Locale.ROOT, "  budget             %s%n", Amounts.decimal(budget(s.definition().budgetMicros()))));
+        text.append(String.format(Locale.ROOT, "  budget             %s%n", Amounts.decimal(Money.microsToNanos(s.definition().budgetMicros()))));
         text.append(String.format(Locale.ROOT, "  spent              %s%n", Amounts.decimal(s.spentNanos())));
         text.append(String.format(Locale.ROOT, "  reserved           %s in %d open reservation(s)%n", Amounts.decimal(s.reservedNanos()),
             s.openReservations()));
         text.append(String.format(Locale.ROOT, "  spent today        %s%s%n", Amounts.decimal(s.todaySpentNanos()),
-            s.definition().hasDailyCap() ? " of a daily cap of " + Amounts.decimal(budget(s.definition().dailyBudgetMicros())) : ""));
+            s.definition().hasDailyCap() ? " of a daily cap of " + Amounts.decimal(Money.microsToNanos(s.definition().dailyBudgetMicros())) : ""));
         text.append(String.format(Locale.ROOT, "  plan line          %s%n", s.plannedNanos() == CampaignSnapshot.NO_PLAN ?
             "none (" + s.definition().pacing() + ", or outside its flight, or not planned yet)" :
             Amounts.decimal(s.plannedNanos()) + " planned by this instant"));
@@ -52,8 +39,4 @@ public final class PointInTime
         return text.toString();
     }
 
-    private static long budget(final long micros)
-    {
-        return Money.microsToNanos(micros);
-    }
 }

@@ -1,11 +1,10 @@
 package io.pacer.server.audit;
 
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.Money;
 import io.pacer.model.PacingPolicy;
 import io.pacer.model.PacingShard;
@@ -95,7 +94,7 @@ public final class WhatIf implements JournalReplay.Observer
     public void begin(final JournalHeader header)
     {
         recordedPolicy = header.policy();
-        policy = change.policy(header.policy());
+        policy = change.policy(header.policy()); // a setting this journal's tunables rule out: WhatIfChange.Invalid
         shards = new ArrayList<>(header.shards());
         for (int i = 0; i < header.shards(); i++)
         {
@@ -120,7 +119,8 @@ public final class WhatIf implements JournalReplay.Observer
         switch (type)
         {
             case CAMPAIGN_UPDATE -> {
-                final CampaignDefinition recorded = CampaignDefinitionParser.parseJson(r.definitionJson());
+                // the audit's replay has just applied it: its book holds the recorded definition
+                final CampaignDefinition recorded = actual.campaign(r.campaignId()).definition();
                 final Campaign c = campaigns.computeIfAbsent(recorded.id(), id -> new Campaign());
                 c.recorded = recorded;
                 c.changed = change.definition(recorded);
@@ -176,7 +176,7 @@ public final class WhatIf implements JournalReplay.Observer
         final CampaignBook actualBook = actual.campaign(r.campaignId());
         if (campaign != null && win && actualBook != null)
         {
-            book(campaign, campaign.happened, actualBook.spentNanos(), r);
+            book(campaign.happened, actualBook.spentNanos(), r);
         }
         if (notBidInWhatIf.contains(new Request(r.requestId(), r.campaignId())))
         {
@@ -187,18 +187,22 @@ public final class WhatIf implements JournalReplay.Observer
         final CampaignBook book = shard.campaign(r.campaignId());
         if (campaign != null && win && book != null)
         {
-            book(campaign, campaign.whatIf, book.spentNanos(), r);
+            book(campaign.whatIf, book.spentNanos(), r);
         }
     }
 
-    /** Books the spend a win added ({@code spentNow} less what the outcome had) in its slot. */
-    private void book(final Campaign campaign, final Outcome o, final long spentNow, final JournalRecord r)
+    /**
+     * Books the spend a win added ({@code spentNow} less what the outcome had) in its slot. Slots
+     * are counted from the epoch (whole hours of UTC for 1 h slots), the same grid for both runs
+     * whatever either defines as the flight.
+     */
+    private void book(final Outcome o, final long spentNow, final JournalRecord r)
     {
         final long booked = spentNow - o.spentNanos;
         o.spentNanos = spentNow;
         if (booked != 0 && filter.matches(r))
         {
-            o.slots.merge(Math.floorDiv(r.epochMillis() - campaign.recorded.start().toEpochMilli(), slotMillis), booked, Long::sum);
+            o.slots.merge(Math.floorDiv(r.epochMillis(), slotMillis), booked, Long::sum);
         }
     }
 
@@ -242,7 +246,7 @@ public final class WhatIf implements JournalReplay.Observer
 
     public String json()
     {
-        final ObjectNode root = JsonMapper.builder().build().createObjectNode();
+        final ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("whatIf", change.description());
         root.put("decided", decided);
         root.put("changedDecisions", changedDecisions());
@@ -302,14 +306,19 @@ public final class WhatIf implements JournalReplay.Observer
         final long start = d.start().toEpochMilli();
         final long flightMillis = d.end().toEpochMilli() - start;
         final long from = Math.max(Math.max(firstMillis, filter.fromMillis()), start);
-        final long to = Math.min(Math.min(lastMillis, filter.toMillis()), d.end().toEpochMilli());
+        final long to = Math.min(Math.min(lastMillis + 1, filter.toMillis()), d.end().toEpochMilli());
         if (to <= from)
         {
             return Double.NaN;
         }
         final double evenShare = (double)Money.microsToNanos(d.budgetMicros()) * slotMillis / flightMillis;
-        final long first = Math.floorDiv(from - start, slotMillis);
-        final long last = Math.floorDiv(to - start, slotMillis);
+        // whole slots only: from the first that starts at or after `from` to the last that ends by `to` (exclusive)
+        final long first = -Math.floorDiv(-from, slotMillis);
+        final long last = Math.floorDiv(to, slotMillis) - 1;
+        if (last < first)
+        {
+            return Double.NaN;
+        }
         double sumSquares = 0;
         for (long slot = first; slot <= last; slot++)
         {

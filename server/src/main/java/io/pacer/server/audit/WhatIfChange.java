@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.InvalidDefinitionException;
 import io.pacer.model.PacingMode;
 import io.pacer.model.PacingPolicy;
 import io.pacer.units.Units;
@@ -26,6 +27,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WhatIfChange
 {
+    /** A what-if setting that cannot apply: bad usage, named. */
+    public static final class Invalid extends IllegalArgumentException
+    {
+        private static final long serialVersionUID = 1L;
+
+        Invalid(final String message)
+        {
+            super(message);
+        }
+
+        Invalid(final String message, final Throwable cause)
+        {
+            super(message, cause);
+        }
+    }
+
     private static final Set<String> KEYS = Set.of("pacing.reservation-ttl", "pacing.replan-interval",
         "pacing.notice-dedupe-window", "campaign.pacing");
 
@@ -45,7 +62,7 @@ public final class WhatIfChange
      *
      * @param settings     {@code key=value} settings in the config file's syntax
      * @param campaignFile a campaigns file ({@code operations.md}'s shape), or null
-     * @throws IllegalArgumentException naming a bad setting or campaign
+     * @throws Invalid naming a bad setting or campaign
      */
     public static WhatIfChange parse(final List<String> settings, final Path campaignFile) throws IOException
     {
@@ -59,13 +76,13 @@ public final class WhatIfChange
             }
             catch (final ConfigException ex)
             {
-                throw new IllegalArgumentException("--what-if '" + setting + "': " + ex.getMessage(), ex);
+                throw new Invalid("--what-if '" + setting + "': " + ex.getMessage(), ex);
             }
             for (final Map.Entry<String, ?> entry : one.entrySet())
             {
                 if (!KEYS.contains(entry.getKey()))
                 {
-                    throw new IllegalArgumentException("--what-if: unknown setting \"" + entry.getKey() + "\"; one of " +
+                    throw new Invalid("--what-if: unknown setting \"" + entry.getKey() + "\"; one of " +
                         new java.util.TreeSet<>(KEYS));
                 }
             }
@@ -74,9 +91,16 @@ public final class WhatIfChange
         final Map<Long, CampaignDefinition> campaigns = new TreeMap<>(Long::compareUnsigned);
         if (campaignFile != null)
         {
-            for (final CampaignDefinition d : CampaignDefinitionParser.parseCampaignsFile(Files.readString(campaignFile)))
+            try
             {
-                campaigns.put(d.id(), d);
+                for (final CampaignDefinition d : CampaignDefinitionParser.parseCampaignsFile(Files.readAllBytes(campaignFile)))
+                {
+                    campaigns.put(d.id(), d);
+                }
+            }
+            catch (final InvalidDefinitionException ex)
+            {
+                throw new Invalid("--what-if-campaign " + campaignFile + ": " + ex.getMessage(), ex);
             }
         }
         final WhatIfChange change = new WhatIfChange(config, campaigns, String.join(" ", settings) +
@@ -89,7 +113,7 @@ public final class WhatIfChange
             }
             catch (final ConfigException ex)
             {
-                throw new IllegalArgumentException("--what-if: " + ex.getMessage(), ex);
+                throw new Invalid("--what-if: " + ex.getMessage(), ex);
             }
         }
         change.mode();
@@ -109,7 +133,11 @@ public final class WhatIfChange
         }
         catch (final ConfigException ex)
         {
-            throw new IllegalArgumentException("--what-if: " + ex.getMessage(), ex);
+            throw new Invalid("--what-if: " + ex.getMessage(), ex);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new Invalid("--what-if: " + ex.getMessage() + " (recorded: " + recorded.tunables() + ")", ex);
         }
     }
 
@@ -131,7 +159,7 @@ public final class WhatIfChange
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new IllegalArgumentException("--what-if: campaign.pacing must be one of " + List.of(PacingMode.values()) +
+            throw new Invalid("--what-if: campaign.pacing must be one of " + List.of(PacingMode.values()) +
                 ", was " + mode, ex);
         }
     }
@@ -141,9 +169,7 @@ public final class WhatIfChange
     {
         final CampaignDefinition replaced = campaigns.getOrDefault(recorded.id(), recorded);
         final PacingMode mode = mode();
-        return mode == null || mode == replaced.pacing() ? replaced : new CampaignDefinition(replaced.id(),
-            replaced.budgetMicros(), replaced.dailyBudgetMicros(), replaced.start(), replaced.end(), replaced.timeZone(),
-            replaced.maxBidCpmMicros(), mode, replaced.status());
+        return mode == null ? replaced : replaced.withPacing(mode);
     }
 
     /** The change as given on the command line. */
