@@ -94,10 +94,11 @@ public final class CampaignDefinition
     }
 
     /**
-     * Writes the definition in binary, for a snapshot: 60 bytes and the zone id, read back by
-     * {@link #read} without JSON (restoring a million campaigns from JSON took seconds).
+     * Writes the definition in binary, for a snapshot or a cluster log entry: 60 bytes and the
+     * zone id, read back by {@link #read} without JSON (restoring a million campaigns from JSON
+     * took seconds).
      */
-    void write(final java.io.DataOutput out) throws java.io.IOException
+    public void write(final java.io.DataOutput out) throws java.io.IOException
     {
         out.writeLong(id);
         out.writeLong(budgetMicros);
@@ -116,7 +117,7 @@ public final class CampaignDefinition
     private static final CampaignStatus[] STATUSES = CampaignStatus.values();
 
     /** Reads what {@link #write} wrote, through the constructor's checks. */
-    static CampaignDefinition read(final java.io.DataInput in) throws java.io.IOException
+    public static CampaignDefinition read(final java.io.DataInput in) throws java.io.IOException
     {
         final long id = in.readLong();
         final @CurrencyMicros long budget = Units.currencyMicros(in.readLong());

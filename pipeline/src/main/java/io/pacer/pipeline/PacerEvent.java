@@ -161,6 +161,32 @@ public final class PacerEvent
         return reason;
     }
 
+    /** Where a bid's answer goes, or an end of stream's connection; else null. */
+    public Responder responder()
+    {
+        return responder;
+    }
+
+    /** An admin update or query, else null. */
+    public AdminCommand command()
+    {
+        return command;
+    }
+
+    /** A snapshot request, else null. */
+    public SnapshotCommand snapshotCommand()
+    {
+        return snapshot;
+    }
+
+    /** Clears the slot's references once its event is answered, so nothing outlives it. */
+    public void release()
+    {
+        responder = null;
+        command = null;
+        snapshot = null;
+    }
+
     /** The definitions of a {@link EventType#CAMPAIGN_BATCH}, else null. */
     public List<CampaignDefinition> definitions()
     {

@@ -1,5 +1,6 @@
 package io.pacer.pipeline;
 
+import com.lmax.disruptor.EventPoller;
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
@@ -65,6 +66,8 @@ public final class PacerPipeline implements AutoCloseable
     private final RingDrainer drainer;
     private final OwnThreadDrainLoop ownLoop;
     private final TickSource ticks;
+    /** Cluster mode's consumer of the ring, or null. */
+    private final RingConsumer external;
     private volatile boolean started;
     /** Written by the drain loop only. */
     private volatile long ringFullDrains;
@@ -84,6 +87,23 @@ public final class PacerPipeline implements AutoCloseable
         final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions,
         final Journaler journaler, final DrainLoop drainLoop)
     {
+        this(config, clock, decisions, journaler, drainLoop, null);
+    }
+
+    /**
+     * Cluster mode: {@code consumer} takes every event off the ring in place of the shards and the
+     * replier (its own thread; producers publish as to a dedicated pipeline). There are no ticks:
+     * the cluster's timers keep its time.
+     */
+    public PacerPipeline(final PipelineConfig config, final EpochClock clock, final RingConsumer.Factory consumer)
+    {
+        this(config, clock, Replier.DecisionListener.NONE, Journaler.NONE, null, consumer);
+    }
+
+    private PacerPipeline(
+        final PipelineConfig config, final EpochClock clock, final Replier.DecisionListener decisions,
+        final Journaler journaler, final DrainLoop drainLoop, final RingConsumer.Factory consumer)
+    {
         this.config = config;
         this.clock = clock;
         this.journaler = journaler;
@@ -97,6 +117,21 @@ public final class PacerPipeline implements AutoCloseable
         }
         this.shards = List.of(handlers);
 
+        if (consumer != null)
+        {
+            this.disruptor = new Disruptor<>(PacerEvent::new, config.ringSize(), PacerThreads.factory("pacer-ring"),
+                ProducerType.MULTI, new YieldingWaitStrategy());
+            this.ring = disruptor.getRingBuffer();
+            final EventPoller<PacerEvent> poller = ring.newPoller();
+            ring.addGatingSequences(poller.getSequence());
+            this.external = consumer.create(poller);
+            this.ownLoop = null;
+            this.drainLoop = null;
+            this.drainer = null;
+            this.ticks = null;
+            return;
+        }
+        this.external = null;
         switch (config.threading())
         {
             case SHARED ->
@@ -128,6 +163,13 @@ public final class PacerPipeline implements AutoCloseable
     /** Starts the consumers and the tick source. */
     public void start()
     {
+        if (external != null)
+        {
+            external.start();
+            started = true;
+            LOG.info("pipeline started: the cluster's log decides, ring {} slots", config.ringSize());
+            return;
+        }
         if (drainer == null)
         {
             disruptor.start();
@@ -433,7 +475,7 @@ public final class PacerPipeline implements AutoCloseable
     /** What metrics may read of each shard while the pipeline runs. */
     public List<ShardView> shards()
     {
-        return List.copyOf(shards);
+        return external != null ? external.shards() : List.copyOf(shards);
     }
 
     /**
@@ -479,6 +521,12 @@ public final class PacerPipeline implements AutoCloseable
     @Override
     public void close()
     {
+        if (external != null)
+        {
+            started = false;
+            external.close();
+            return;
+        }
         ticks.close();
         if (started)
         {

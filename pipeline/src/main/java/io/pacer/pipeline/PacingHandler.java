@@ -2,13 +2,11 @@ package io.pacer.pipeline;
 
 import com.lmax.disruptor.EventHandler;
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardCounters;
 import io.pacer.model.ShardRouter;
 import io.pacer.wire.Reason;
 
-import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.List;
 
@@ -135,13 +133,13 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             case CAMPAIGN_UPDATE ->
             {
                 apply(event);
-                event.command.shardResult(shardIndex, List.of(shard.snapshot(event.campaignId)));
+                ShardReads.fill(event.command, shardIndex, shard, router);
             }
             case CAMPAIGN_BATCH -> applyBatch(event);
             case STATE_QUERY ->
             {
                 apply(event);
-                query(event);
+                ShardReads.fill(event.command, shardIndex, shard, router);
             }
             case END_OF_STREAM ->
             {
@@ -170,29 +168,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
                     event.epochMillis, definition);
             }
         }
-        event.command.shardResult(shardIndex, List.of());
-    }
-
-    private void query(final PacerEvent event)
-    {
-        final AdminCommand.Page page = event.command.page();
-        if (page != null)
-        {
-            final List<CampaignSnapshot> some = new ArrayList<>(Math.min(page.limit() + 1, shard.campaignCount()));
-            shard.page(page.fromStart(), page.afterId(), page.limit() + 1, page.filter(), some);
-            event.command.shardResult(shardIndex, some);
-        }
-        else if (event.command.allCampaigns())
-        {
-            final List<CampaignSnapshot> all = new ArrayList<>(shard.campaignCount());
-            shard.snapshots(all);
-            event.command.shardResult(shardIndex, all);
-        }
-        else if (router.shardOf(event.campaignId) == shardIndex)
-        {
-            final CampaignSnapshot one = shard.snapshot(event.campaignId);
-            event.command.shardResult(shardIndex, one == null ? List.of() : List.of(one));
-        }
+        ShardReads.fill(event.command, shardIndex, shard, router);
     }
 
     private byte[] serialize()

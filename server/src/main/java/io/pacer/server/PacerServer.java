@@ -50,6 +50,8 @@ public final class PacerServer implements AutoCloseable
     private final CampaignsFileWatcher watcher;
     private final PacerMetrics metrics;
     private final ServerJournal journal;
+    /** Cluster mode's member and client, or null for a single node. */
+    private final ServerCluster cluster;
     private InetSocketAddress gatewayAddress;
     private InetSocketAddress adminAddress;
     private boolean closed;
@@ -74,10 +76,18 @@ public final class PacerServer implements AutoCloseable
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         // the gateway identities: numbered by the listener, named in each journal segment
         final GatewayIds identities = new GatewayIds();
-        this.journal = ServerJournal.create(config, identities);
+        // in cluster mode the cluster's log is the journal, and its snapshots are the cluster's
+        this.cluster = config.cluster().enabled() ? new ServerCluster(config) : null;
+        this.journal = cluster == null ? ServerJournal.create(config, identities) : ServerJournal.off();
         this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions(), identities);
-        this.pipeline = new PacerPipeline(config.pipeline(), clock,
-            metrics == null ? Replier.DecisionListener.NONE : metrics.decisions(), journal.journaler(), gateway.drainLoop());
+        final Replier.DecisionListener decisions = metrics == null ? Replier.DecisionListener.NONE : metrics.decisions();
+        this.pipeline = cluster == null ?
+            new PacerPipeline(config.pipeline(), clock, decisions, journal.journaler(), gateway.drainLoop()) :
+            new PacerPipeline(config.pipeline(), clock, cluster.consumer(decisions));
+        if (cluster != null)
+        {
+            health.cluster(cluster::connected, cluster::role);
+        }
         this.auth = adminAuth(config.admin());
         this.adminHandler = new AdminHandler(pipeline, auth, health,
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
@@ -87,6 +97,10 @@ public final class PacerServer implements AutoCloseable
         if (metrics != null)
         {
             ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);
+            if (cluster != null)
+            {
+                cluster.register(metrics);
+            }
             for (final String listener : new String[] {"gateway", "admin"})
             {
                 metrics.counter("pacer.tls.reloads", "TLS contexts rebuilt after their files changed, by listener", null,
@@ -145,6 +159,10 @@ public final class PacerServer implements AutoCloseable
         adminTls = ServerTls.reloading(adminConfig.tls());
         adminAddress = admin.bind(adminConfig, adminHandler, adminTls);
         journal.recover(pipeline, config);
+        if (cluster != null)
+        {
+            cluster.launch();
+        }
         pipeline.start();
         if (watcher != null)
         {
@@ -250,6 +268,18 @@ public final class PacerServer implements AutoCloseable
         return auth;
     }
 
+    /** Cluster mode's member, or null for a single node (tests stop it hard through this). */
+    public io.pacer.cluster.ClusterNode clusterNode()
+    {
+        return cluster == null ? null : cluster.node();
+    }
+
+    /** Cluster mode's client of this node, or null for a single node. */
+    public io.pacer.cluster.ClusterIngress clusterIngress()
+    {
+        return cluster == null ? null : cluster.ingress();
+    }
+
     /** Null when {@code pacer.metrics.enabled} is false. */
     public PacerMetrics metrics()
     {
@@ -277,6 +307,10 @@ public final class PacerServer implements AutoCloseable
         admin.close();
         pipeline.close();
         gateway.close();
+        if (cluster != null)
+        {
+            cluster.close();
+        }
         if (metrics != null)
         {
             metrics.close();

@@ -100,6 +100,12 @@ class ServerJournal implements AutoCloseable
         return config.journal().enabled() ? new ServerJournal(config, identities) : new Off();
     }
 
+    /** No journal: cluster mode, whose log and snapshots are the cluster's own. */
+    static ServerJournal off()
+    {
+        return new Off();
+    }
+
     /** What the pipeline journals each batch through. */
     Journaler journaler()
     {

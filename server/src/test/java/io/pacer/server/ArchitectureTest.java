@@ -36,7 +36,8 @@ class ArchitectureTest
         "io.pacer.pipeline.PacerPipeline",            // stamps each event's ingress time: the only time a handler sees
         "io.pacer.pipeline.RingDrainer",              // the queue deadline: monotonic time at a batch's start
         "io.pacer.pipeline.PacingHandler",            // the same, in dedicated threading
-        "io.pacer.pipeline.journal.JournalRecovery"); // logs how long recovery took
+        "io.pacer.pipeline.journal.JournalRecovery",  // logs how long recovery took
+        "io.pacer.cluster.ClusterIngress");           // numbers a node's batches from its start time (not pacing state)
 
     private static final Set<String> PIPELINE_INTERNALS = Set.of(
         "io.pacer.pipeline.PacerEvent", "io.pacer.pipeline.PacingHandler", "io.pacer.pipeline.RingDrainer");
@@ -103,7 +104,7 @@ class ArchitectureTest
     void shouldCheckTheClassesOfEveryModule()
     {
         for (final String name : new String[] {"io.pacer.units.Units", "io.pacer.wire.FrameParser", "io.pacer.model.PacingShard",
-            "io.pacer.pipeline.RingDrainer", "io.pacer.monitoring.PacerMetrics", "io.pacer.client.PacerClient",
+            "io.pacer.pipeline.RingDrainer", "io.pacer.cluster.PacerState", "io.pacer.monitoring.PacerMetrics", "io.pacer.client.PacerClient",
             "io.pacer.loadtest.LoadGenerator", "io.pacer.server.PacerServer"})
         {
             assertThat(PRODUCTION.contain(name)).as(name).isTrue();
@@ -131,6 +132,14 @@ class ArchitectureTest
     }
 
     @Test
+    void shouldTakeTheClusterServicesTimeOnlyFromTheLog()
+    {
+        // every member must decide alike: the service's time is the log's timestamps and timers
+        clocksOnlyWhereDocumented("io.pacer.cluster..").check(PRODUCTION);
+        noHashOrder(Set.of(), "io.pacer.cluster..").check(PRODUCTION);
+    }
+
+    @Test
     void shouldKeepHashOrderOutOfTheModelAndThePipeline()
     {
         // the parser only asks a HashSet whether an id was seen: it never iterates it
@@ -142,8 +151,9 @@ class ArchitectureTest
     void shouldKeepTheRingsEventAndHandlersInsideThePipeline()
     {
         // metrics read shards through ShardView and decisions as primitives; recovery gets the
-        // shards' state from PacerPipeline.shardStates()
-        noClasses().that().resideOutsideOfPackage("io.pacer.pipeline..")
+        // shards' state from PacerPipeline.shardStates(); cluster mode's ingress is the ring's
+        // consumer in place of the handlers (a RingConsumer)
+        noClasses().that().resideOutsideOfPackages("io.pacer.pipeline..", "io.pacer.cluster..")
             .should().dependOnClassesThat(named(PIPELINE_INTERNALS, "the ring's event and consumers"))
             .check(PRODUCTION);
     }
@@ -151,9 +161,10 @@ class ArchitectureTest
     @Test
     void shouldApplyInputsToShardsOnlyInThePipelineAndInOfflineReplays()
     {
-        // PacingStep drives a shard directly: the ring's handlers and replay do, and the audit's
-        // what-if replay on shards of its own; the running server never does outside the ring
-        noClasses().that().resideOutsideOfPackages("io.pacer.pipeline..", "io.pacer.server.audit..")
+        // PacingStep drives a shard directly: the ring's handlers and replay do, the audit's
+        // what-if replay on shards of its own, and cluster mode's service in log order; the
+        // running server never does outside the ring or the log
+        noClasses().that().resideOutsideOfPackages("io.pacer.pipeline..", "io.pacer.server.audit..", "io.pacer.cluster..")
             .should().dependOnClassesThat(named(Set.of("io.pacer.pipeline.PacingStep"), "the step that drives a shard"))
             .check(PRODUCTION);
     }
@@ -191,6 +202,7 @@ class ArchitectureTest
             .layer("Wire").definedBy("io.pacer.wire..")
             .layer("Model").definedBy("io.pacer.model..")
             .layer("Pipeline").definedBy("io.pacer.pipeline..")
+            .layer("Cluster").definedBy("io.pacer.cluster..")
             .layer("Monitoring").definedBy("io.pacer.monitoring..")
             .layer("Client").definedBy("io.pacer.client..")
             .layer("Loadtest").definedBy("io.pacer.loadtest..")
@@ -199,8 +211,9 @@ class ArchitectureTest
             .whereLayer("Loadtest").mayOnlyBeAccessedByLayers("Server")
             .whereLayer("Client").mayOnlyBeAccessedByLayers("Loadtest", "Server")
             .whereLayer("Monitoring").mayOnlyBeAccessedByLayers("Server")
-            .whereLayer("Pipeline").mayOnlyBeAccessedByLayers("Monitoring", "Server")
-            .whereLayer("Model").mayOnlyBeAccessedByLayers("Pipeline", "Monitoring", "Loadtest", "Server")
+            .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Server")
+            .whereLayer("Pipeline").mayOnlyBeAccessedByLayers("Monitoring", "Cluster", "Server")
+            .whereLayer("Model").mayOnlyBeAccessedByLayers("Pipeline", "Monitoring", "Cluster", "Loadtest", "Server")
             .check(PRODUCTION);
         slices().matching("io.pacer.(*)..").should().beFreeOfCycles().check(PRODUCTION);
     }

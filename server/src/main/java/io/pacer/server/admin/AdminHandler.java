@@ -75,8 +75,14 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                     return;
                 }
                 final boolean up = health.isUp();
-                send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
-                    up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+                final com.fasterxml.jackson.databind.node.ObjectNode body =
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("status", up ? "UP" : "DOWN");
+                final String role = health.role();
+                if (role != null)
+                {
+                    body.put("role", role);
+                }
+                send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON, body.toString());
             }
             else if ("/metrics".equals(path))
             {

@@ -32,11 +32,12 @@ import java.util.function.Supplier;
  * @param pipeline        {@code pacer.pipeline.*} and {@code pacer.pacing.*}
  * @param shutdownTimeout {@code pacer.shutdown.timeout}: how long a graceful stop may take
  * @param metricsEnabled  {@code pacer.metrics.enabled}: whether /metrics is served and decisions counted and timed
+ * @param cluster         {@code pacer.cluster.*}: cluster mode, or a single node
  */
 @Immutable
 public record PacerConfig(
     Path home, GatewayConfig gateway, AdminConfig admin, CampaignsConfig campaigns, JournalConfig journal,
-    PipelineConfig pipeline, Duration shutdownTimeout, boolean metricsEnabled)
+    PipelineConfig pipeline, Duration shutdownTimeout, boolean metricsEnabled, ClusterConfig cluster)
 {
     private static final Map<String, String> PIPELINE_KEYS = Map.of(
         "shards", "shards", "ringSize", "ring-size", "waitStrategy", "wait-strategy",
@@ -101,7 +102,8 @@ public record PacerConfig(
             JournalConfig.read(in),
             pipeline(in, pacing(in)),
             in.duration("pacer.shutdown.timeout"),
-            in.bool("pacer.metrics.enabled"));
+            in.bool("pacer.metrics.enabled"),
+            ClusterConfig.read(in));
     }
 
     private static PipelineConfig pipeline(final ConfigReader in, final PacingPolicy policy)

@@ -94,7 +94,7 @@ class PacerConfigTest
     void shouldRefuseAKeyThisVersionDoesNotHaveRatherThanRunWithoutIt()
     {
         // a key from a newer release must not be accepted and then ignored
-        assertInvalid(Map.of("pacer.cluster.members", List.of("127.0.0.1:9410")), "pacer.cluster.members: unknown key;");
+        assertInvalid(Map.of("pacer.cluster.witnesses", List.of("127.0.0.1:9410")), "pacer.cluster.witnesses: unknown key;");
         // nor a misspelt security key, which would leave client authentication off
         assertInvalid(Map.of("pacer.gateway.tls.client-ca-fille", "/etc/pacer/gateways-ca.pem"),
             "pacer.gateway.tls.client-ca-fille: unknown key; did you mean pacer.gateway.tls.client-ca-file?");

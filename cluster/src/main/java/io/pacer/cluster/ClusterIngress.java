@@ -1,0 +1,549 @@
+package io.pacer.cluster;
+
+import com.lmax.disruptor.EventPoller;
+import io.aeron.Publication;
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.client.EgressListener;
+import io.aeron.logbuffer.Header;
+import io.pacer.cluster.sbe.AnswersDecoder;
+import io.pacer.cluster.sbe.MessageHeaderDecoder;
+import io.pacer.model.CampaignDefinition;
+import io.pacer.pipeline.AdminCommand;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacerEvent;
+import io.pacer.pipeline.Replier;
+import io.pacer.pipeline.Responder;
+import io.pacer.pipeline.RingConsumer;
+import io.pacer.pipeline.ShardView;
+import io.pacer.wire.Reason;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A node's side of cluster mode: the one consumer of its ring (an {@link Agent} on a thread of
+ * its own). Each ring batch becomes an {@code IngressBatch} offered to the cluster through the
+ * node's {@link AeronCluster} client; each {@code Answers} the leader sends back is written to
+ * the connections that asked, once the log holds the batch on a majority.
+ * <p>
+ * Batches are numbered from a base taken at start (a restarted node's numbers stay above its
+ * last life's). Until answered, a batch is kept: when a new leader is elected, or the client
+ * reconnects, every unanswered batch is sent again, in order. The service decides a batch once
+ * and answers a resend with what it decided ({@link AnswerWindow}), so nothing is lost or
+ * decided twice. At most {@link AnswerWindow#CAPACITY} batches are in flight.
+ * <p>
+ * Admin writes complete once this node's own member has applied them; reads are answered from
+ * its state ({@link PacerClusteredService#read}). Ticks are dropped: the cluster's timer keeps time.
+ */
+public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Handler<PacerEvent>, EgressListener
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterIngress.class);
+    private static final int CAPACITY = AnswerWindow.CAPACITY;
+    private static final int MASK = CAPACITY - 1;
+
+    private final ClusterSettings settings;
+    private final int origin;
+    private final EventPoller<PacerEvent> poller;
+    private final PacerClusteredService local;
+    private final Replier.DecisionListener decisions;
+    private final List<ShardView> shardViews;
+    private final OutBatch[] batches = new OutBatch[CAPACITY];
+    private final int messageBudget;
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final AnswersDecoder answersDecoder = new AnswersDecoder();
+    private final List<Responder> touched = new ArrayList<>();
+    private final ByteArrayOutputStream definitionBytes = new ByteArrayOutputStream(256);
+    private final DataOutputStream definitionOut = new DataOutputStream(definitionBytes);
+    private final IdleStrategy idle = new BackoffIdleStrategy(
+        10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+    private byte[] reasons = new byte[1024];
+    /** The next batch's number; batches [headSeq, nextSeq) are in flight. */
+    private long nextSeq;
+    private long headSeq;
+    /** The next batch to send; a resend moves it back to the head. */
+    private long sendSeq;
+    /** The batch being filled, or null. */
+    private OutBatch open;
+    private AeronCluster client;
+    private AeronCluster.AsyncConnect connecting;
+    private AgentRunner runner;
+    private volatile boolean connected;
+    /** Whether the last poll found the ring empty. */
+    private volatile boolean ringDrained;
+    private volatile long backPressured;
+    private volatile long resentBatches;
+    private volatile long reconnects;
+    private volatile long leaderChanges;
+    private volatile int inFlight;
+
+    /**
+     * @param local     this node's own member's service: admin commands complete from its state
+     * @param decisions told about each answered bid (latency metrics)
+     */
+    public ClusterIngress(final ClusterSettings settings, final EventPoller<PacerEvent> poller,
+        final PacerClusteredService local, final Replier.DecisionListener decisions)
+    {
+        this.settings = settings;
+        this.origin = settings.memberId();
+        this.poller = poller;
+        this.local = local;
+        this.decisions = decisions;
+        this.shardViews = ServiceShardView.of(local);
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            batches[i] = new OutBatch();
+        }
+        // a message may be an eighth of a term; leave room for Aeron's session header
+        this.messageBudget = Math.min(settings.termLength() / 8, 1 << 20) - 1024;
+        // above anything a previous life of this node sent: milliseconds since the epoch, 2^20 batches each
+        this.nextSeq = System.currentTimeMillis() << 20;
+        this.headSeq = nextSeq;
+        this.sendSeq = nextSeq;
+    }
+
+    @Override
+    public void start()
+    {
+        runner = new AgentRunner(idle, error -> LOG.error("cluster ingress: {}", error.toString(), error), null, this);
+        AgentRunner.startOnThread(runner, runnable ->
+        {
+            final Thread thread = new Thread(runnable, "pacer-cluster-ingress");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "pacer-cluster-ingress";
+    }
+
+    @Override
+    public int doWork() throws Exception
+    {
+        int work = 0;
+        if (client == null || client.isClosed())
+        {
+            work += connect();
+        }
+        else
+        {
+            work += client.pollEgress();
+        }
+        if (nextSeq - headSeq < CAPACITY - 1)
+        {
+            final boolean polled = poller.poll(this) == EventPoller.PollState.PROCESSING;
+            ringDrained = !polled;
+            work += polled ? 1 : 0;
+            seal();
+        }
+        work += sendPending();
+        inFlight = (int)(nextSeq - headSeq);
+        return work;
+    }
+
+    private int connect()
+    {
+        if (client != null)
+        {
+            LOG.warn("cluster client of node {} closed; reconnecting", origin);
+            CloseHelper.quietClose(client);
+            client = null;
+            connected = false;
+            reconnects++;
+        }
+        if (connecting == null)
+        {
+            connecting = AeronCluster.asyncConnect(clientContext());
+        }
+        try
+        {
+            client = connecting.poll();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("cluster client of node {} could not connect ({}); retrying", origin, ex.toString());
+            CloseHelper.quietClose(connecting);
+            connecting = null;
+            return 0;
+        }
+        if (client == null)
+        {
+            return 0;
+        }
+        connecting = null;
+        connected = true;
+        LOG.info("node {} connected to the cluster, leader {}", origin, client.leaderMemberId());
+        resendAll();
+        return 1;
+    }
+
+    private AeronCluster.Context clientContext()
+    {
+        return new AeronCluster.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .ingressChannel("aeron:udp?term-length=" + settings.termLength())
+            .ingressEndpoints(settings.ingressEndpoints())
+            .egressChannel("aeron:udp?endpoint=" + settings.host() + ":0|term-length=" + settings.termLength())
+            .egressListener(this)
+            // Aeron's default handler exits the process when the driver stops answering
+            .errorHandler(error -> LOG.error("cluster client of node {}: {}", origin, error.toString()))
+            .messageTimeoutNs(TimeUnit.SECONDS.toNanos(5))
+            .idleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
+    }
+
+    private void resendAll()
+    {
+        if (sendSeq != headSeq)
+        {
+            resentBatches += sendSeq - headSeq;
+        }
+        sendSeq = headSeq;
+    }
+
+    // ---- ring to batches
+
+    @Override
+    public boolean onEvent(final PacerEvent event, final long sequence, final boolean endOfBatch)
+    {
+        try
+        {
+            take(event);
+        }
+        finally
+        {
+            event.release();
+        }
+        return nextSeq - headSeq < CAPACITY - 1;
+    }
+
+    private void take(final PacerEvent event)
+    {
+        switch (event.type())
+        {
+            case BID_REQUEST ->
+            {
+                final OutBatch batch = room(0);
+                final int i = batch.add(EventType.BID_REQUEST, event.requestId(), event.campaignId(), event.cpmMicros(),
+                    event.ingressNanos());
+                batch.responders[i] = event.responder();
+            }
+            case WIN_NOTICE, LOSS_NOTICE ->
+                room(0).add(event.type(), event.requestId(), event.campaignId(), event.cpmMicros(), event.ingressNanos());
+            case CAMPAIGN_UPDATE ->
+            {
+                final int length = encode(event.definition());
+                final OutBatch batch = room(length);
+                final int i = batch.add(EventType.CAMPAIGN_UPDATE, 0, event.campaignId(), 0, event.ingressNanos());
+                batch.addDefinition(i, definitionBytes.toByteArray(), length);
+                batch.commands[i] = event.command();
+            }
+            case CAMPAIGN_BATCH -> takeBatch(event.command(), event.ingressNanos());
+            case STATE_QUERY -> local.read(event.command(), origin, 0);
+            case END_OF_STREAM -> endOfStream(event.responder());
+            case SNAPSHOT -> event.snapshotCommand().completeExceptionally(new UnsupportedOperationException(
+                "cluster mode: snapshots are the cluster's own (Aeron's ClusterTool snapshot)"));
+            case TICK ->
+            {
+                // the cluster's timer keeps time
+            }
+            default -> throw new IllegalStateException("unknown event type " + event.type());
+        }
+    }
+
+    /** A campaign batch, in as many parts as the message size needs; the service applies it whole. */
+    private void takeBatch(final AdminCommand command, final long nanos)
+    {
+        final List<CampaignDefinition> definitions = command.definitions();
+        OutBatch batch = room(0);
+        int i = batch.add(EventType.CAMPAIGN_BATCH, 0, 0, 0, nanos);
+        for (int d = 0, size = definitions.size(); d < size; d++)
+        {
+            final int length = encode(definitions.get(d));
+            if (batch.sizeWith(length) > messageBudget)
+            {
+                batch.continues = true;
+                seal();
+                batch = room(length);
+                i = batch.add(EventType.CAMPAIGN_BATCH, 0, 0, 0, nanos);
+            }
+            batch.addDefinition(i, definitionBytes.toByteArray(), length);
+        }
+        batch.commands[i] = command;
+    }
+
+    private int encode(final CampaignDefinition definition)
+    {
+        definitionBytes.reset();
+        try
+        {
+            definition.write(definitionOut);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return definitionBytes.size();
+    }
+
+    private void endOfStream(final Responder responder)
+    {
+        if (open != null && open.count > 0)
+        {
+            open.endOfStreams.add(responder);
+        }
+        else if (nextSeq != headSeq)
+        {
+            batches[(int)(nextSeq - 1) & MASK].endOfStreams.add(responder);
+        }
+        else
+        {
+            responder.endOfStream();
+        }
+    }
+
+    /** The open batch, with room for an event and {@code definitionBytes}; seals and opens as needed. */
+    private OutBatch room(final int definitionBytes)
+    {
+        if (open != null && (open.full() || open.sizeWith(definitionBytes) > messageBudget))
+        {
+            seal();
+        }
+        if (open == null)
+        {
+            while (nextSeq - headSeq >= CAPACITY - 1)
+            {
+                // a campaign batch larger than the window: wait for answers
+                pump();
+            }
+            open = batches[(int)nextSeq & MASK];
+            open.reset(nextSeq);
+        }
+        return open;
+    }
+
+    private void pump()
+    {
+        if (client == null || client.isClosed())
+        {
+            connect();
+        }
+        else
+        {
+            client.pollEgress();
+        }
+        if (sendPending() == 0)
+        {
+            idle.idle();
+        }
+    }
+
+    /** Closes the open batch: it gets its number and waits to be sent. */
+    private void seal()
+    {
+        if (open == null)
+        {
+            return;
+        }
+        if (open.count == 0)
+        {
+            return;
+        }
+        open.encode(origin);
+        nextSeq++;
+        open = null;
+    }
+
+    private int sendPending()
+    {
+        if (client == null || client.isClosed())
+        {
+            return 0;
+        }
+        int sent = 0;
+        while (sendSeq < nextSeq)
+        {
+            final OutBatch batch = batches[(int)sendSeq & MASK];
+            if (!batch.answered)
+            {
+                final long result = client.offer(batch.message(), 0, batch.messageLength());
+                if (result < 0)
+                {
+                    if (result == Publication.BACK_PRESSURED)
+                    {
+                        backPressured++;
+                    }
+                    break;
+                }
+                batch.sent = true;
+                sent++;
+            }
+            sendSeq++;
+        }
+        return sent;
+    }
+
+    // ---- egress to connections
+
+    @Override
+    public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer, final int offset,
+        final int length, final Header header)
+    {
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() != AnswersDecoder.SCHEMA_ID || headerDecoder.templateId() != AnswersDecoder.TEMPLATE_ID)
+        {
+            return;
+        }
+        answersDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        final long seq = answersDecoder.batchSeq();
+        if (answersDecoder.origin() != origin || seq < headSeq || seq >= nextSeq)
+        {
+            answersDecoder.skipReasons();
+            return;
+        }
+        final OutBatch batch = batches[(int)seq & MASK];
+        final int count = answersDecoder.reasonsLength();
+        if (batch.answered || batch.seq != seq || count != batch.count)
+        {
+            answersDecoder.skipReasons();
+            return;
+        }
+        if (reasons.length < count)
+        {
+            reasons = new byte[Math.max(count, reasons.length * 2)];
+        }
+        answersDecoder.getReasons(reasons, 0, count);
+        answer(batch);
+        while (headSeq < nextSeq && batches[(int)headSeq & MASK].answered)
+        {
+            headSeq++;
+        }
+        if (sendSeq < headSeq)
+        {
+            sendSeq = headSeq;
+        }
+    }
+
+    private void answer(final OutBatch batch)
+    {
+        for (int i = 0; i < batch.count; i++)
+        {
+            final Responder responder = batch.responders[i];
+            if (responder != null)
+            {
+                final Reason reason = Reason.get(reasons[i]);
+                if (responder.append(batch.requestIds[i], reason))
+                {
+                    touched.add(responder);
+                }
+                decisions.onDecision(reason.value(), batch.ingressNanos[i]);
+            }
+            final AdminCommand command = batch.commands[i];
+            if (command != null)
+            {
+                local.read(command, origin, batch.seq);
+            }
+        }
+        for (int i = 0, size = touched.size(); i < size; i++)
+        {
+            touched.get(i).flush();
+        }
+        touched.clear();
+        decisions.onBatchAnswered();
+        for (int i = 0, size = batch.endOfStreams.size(); i < size; i++)
+        {
+            batch.endOfStreams.get(i).endOfStream();
+        }
+        batch.reset(batch.seq);
+        batch.answered = true;
+    }
+
+    @Override
+    public void onNewLeader(final long clusterSessionId, final long leadershipTermId, final int leaderMemberId,
+        final String ingressEndpoints)
+    {
+        leaderChanges++;
+        LOG.info("node {}: new cluster leader {} (term {}); resending {} unanswered batch(es)", origin, leaderMemberId,
+            leadershipTermId, nextSeq - headSeq);
+        resendAll();
+    }
+
+    // ---- state and lifecycle
+
+    /** Whether this node's client is connected to the cluster (it can decide). */
+    public boolean connected()
+    {
+        return connected;
+    }
+
+    /** Offers refused because the ingress was back-pressured. */
+    public long backPressured()
+    {
+        return backPressured;
+    }
+
+    /** Batches sent again after a leader change or reconnect. */
+    public long resentBatches()
+    {
+        return resentBatches;
+    }
+
+    /** Times the client was lost and connected again. */
+    public long reconnects()
+    {
+        return reconnects;
+    }
+
+    /** New leaders this node's client has been told of. */
+    public long leaderChanges()
+    {
+        return leaderChanges;
+    }
+
+    /** Batches sent or waiting, not yet answered. */
+    public int inFlight()
+    {
+        return inFlight;
+    }
+
+    @Override
+    public List<ShardView> shards()
+    {
+        return shardViews;
+    }
+
+    /** Waits up to 10 s for everything taken to be answered, then stops. */
+    @Override
+    public void close()
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (runner != null && connected && (inFlight > 0 || !ringDrained) && System.nanoTime() < deadline)
+        {
+            LockSupport.parkNanos(1_000_000);
+        }
+        CloseHelper.quietClose(runner);
+    }
+
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietClose(connecting);
+        CloseHelper.quietClose(client);
+        connected = false;
+    }
+}

@@ -1,0 +1,181 @@
+package io.pacer.cluster;
+
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusteredMediaDriver;
+import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusteredServiceContainer;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * One cluster member, as a pacer node hosts it: a media driver, an archive and a consensus
+ * module ({@link ClusteredMediaDriver}), and a service container running the
+ * {@link PacerClusteredService}. The way Aeron's own samples and system tests compose a member,
+ * with sizes and timeouts from {@link ClusterSettings} and backoff idle strategies, which share a
+ * small host (busy spinning starves it).
+ */
+public final class ClusterNode implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+    private static final Supplier<IdleStrategy> BACKOFF = () -> new BackoffIdleStrategy(
+        10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+
+    private final ClusterSettings settings;
+    private final PacerClusteredService service;
+    private final ClusteredMediaDriver driver;
+    private final ClusteredServiceContainer container;
+    private boolean closed;
+
+    private ClusterNode(final ClusterSettings settings, final PacerClusteredService service,
+        final ClusteredMediaDriver driver, final ClusteredServiceContainer container)
+    {
+        this.settings = settings;
+        this.service = service;
+        this.driver = driver;
+        this.container = container;
+    }
+
+    /** Starts this node's member; it joins the others (or waits for them) in the background. */
+    public static ClusterNode launch(final ClusterSettings settings, final PacerClusteredService service)
+    {
+        final String aeronDir = settings.aeronDir();
+        final String host = settings.host();
+        // every component gets one: Aeron's default handler exits the process when its driver stops answering
+        final ErrorHandler errors = error -> LOG.error("cluster member {}: {}", settings.memberId(), error.toString(), error);
+
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(BACKOFF.get())
+            .termBufferSparseFile(true)
+            .publicationTermBufferLength(settings.termLength())
+            .ipcTermBufferLength(settings.termLength())
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .errorHandler(errors);
+
+        final Archive.Context archiveContext = new Archive.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveId(settings.memberId())
+            .archiveDir(new File(settings.dir(), "archive"))
+            .controlChannel("aeron:udp?endpoint=" + settings.endpoint(settings.memberId(), ClusterSettings.ARCHIVE))
+            .localControlChannel("aeron:ipc?term-length=64k")
+            .replicationChannel("aeron:udp?endpoint=" + host + ":0")
+            .archiveClientContext(new AeronArchive.Context().controlResponseChannel("aeron:udp?endpoint=" + host + ":0")
+                .errorHandler(errors))
+            .recordingEventsEnabled(false)
+            .threadingMode(ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(BACKOFF)
+            .segmentFileLength(settings.segmentLength())
+            .errorHandler(errors);
+
+        final AeronArchive.Context localArchive = new AeronArchive.Context()
+            .lock(NoOpLock.INSTANCE)
+            .controlRequestChannel(archiveContext.localControlChannel())
+            .controlRequestStreamId(archiveContext.localControlStreamId())
+            .controlResponseChannel(archiveContext.localControlChannel())
+            .aeronDirectoryName(aeronDir)
+            .errorHandler(errors);
+
+        final File clusterDir = new File(settings.dir(), "consensus");
+        final ConsensusModule.Context consensusContext = new ConsensusModule.Context()
+            .clusterMemberId(settings.memberId())
+            .clusterMembers(settings.clusterMembers())
+            .clusterDir(clusterDir)
+            .archiveContext(localArchive.clone())
+            .ingressChannel("aeron:udp?term-length=" + settings.termLength())
+            .logChannel("aeron:udp?term-length=" + settings.termLength())
+            .replicationChannel("aeron:udp?endpoint=" + host + ":0")
+            .leaderHeartbeatTimeoutNs(settings.nanos(settings.leaderHeartbeatTimeoutMs()))
+            .leaderHeartbeatIntervalNs(settings.nanos(settings.leaderHeartbeatIntervalMs()))
+            .electionTimeoutNs(settings.nanos(settings.electionTimeoutMs()))
+            .sessionTimeoutNs(settings.nanos(settings.sessionTimeoutMs()))
+            .idleStrategySupplier(BACKOFF)
+            .errorHandler(errors);
+
+        final ClusteredServiceContainer.Context serviceContext = new ClusteredServiceContainer.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveContext(localArchive.clone())
+            .clusterDir(clusterDir)
+            .clusteredService(service)
+            .idleStrategySupplier(BACKOFF)
+            .errorHandler(errors);
+
+        ClusteredMediaDriver driver = null;
+        try
+        {
+            driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
+            final ClusteredServiceContainer container = ClusteredServiceContainer.launch(serviceContext);
+            LOG.info("cluster member {} of {} started: {}", settings.memberId(), settings.hosts().size(),
+                settings.clusterMembers());
+            return new ClusterNode(settings, service, driver, container);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(driver);
+            throw ex;
+        }
+    }
+
+    /** This member's role now, from its consensus module: leader, follower or candidate. */
+    public Cluster.Role role()
+    {
+        final io.aeron.Counter counter = driver.consensusModule().context().clusterNodeRoleCounter();
+        return counter == null || counter.isClosed() ? Cluster.Role.FOLLOWER : Cluster.Role.get(counter.get());
+    }
+
+    /** The log position a majority holds, as this member knows it. */
+    public long commitPosition()
+    {
+        final io.aeron.Counter counter = driver.consensusModule().context().commitPositionCounter();
+        return counter == null || counter.isClosed() ? -1 : counter.get();
+    }
+
+    public PacerClusteredService service()
+    {
+        return service;
+    }
+
+    public ClusterSettings settings()
+    {
+        return settings;
+    }
+
+    /** Stops the member as a crash would look to the others: its media driver goes first. */
+    public synchronized void closeHard()
+    {
+        if (!closed)
+        {
+            closed = true;
+            CloseHelper.quietClose(driver.mediaDriver());
+            CloseHelper.quietCloseAll(container, driver);
+            service.closeJournal();
+        }
+    }
+
+    /** Stops the member: its service, then its consensus module, archive and driver. */
+    @Override
+    public synchronized void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            CloseHelper.closeAll(container, driver);
+            service.closeJournal();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.pacer.server;
+
+import io.aeron.cluster.service.Cluster;
+import io.pacer.cluster.ClusterIngress;
+import io.pacer.cluster.ClusterNode;
+import io.pacer.cluster.ClusterSettings;
+import io.pacer.cluster.MemberJournal;
+import io.pacer.cluster.PacerClusteredService;
+import io.pacer.cluster.PacerState;
+import io.pacer.monitoring.PacerMetrics;
+import io.pacer.pipeline.Replier;
+import io.pacer.pipeline.RingConsumer;
+import io.pacer.server.config.PacerConfig;
+
+import java.util.Locale;
+
+/**
+ * A pacer node's part in cluster mode: its member ({@link ClusterNode}, with the pacing service)
+ * and its cluster client ({@link ClusterIngress}, the ring's one consumer). The gateway, admin
+ * and watcher publish into the ring exactly as on a single node.
+ */
+final class ServerCluster implements AutoCloseable
+{
+    private final ClusterSettings settings;
+    private final PacerClusteredService service;
+    private volatile ClusterIngress ingress;
+    private volatile ClusterNode node;
+
+    ServerCluster(final PacerConfig config)
+    {
+        this.settings = config.cluster().settings(config.pipeline().tickIntervalMillis());
+        // every member journals what it applies, for bin/pacer replay (the log stays the source of truth)
+        final MemberJournal journal = new MemberJournal(settings.dir().toPath().resolve("journal"),
+            config.pipeline().shards(), config.pipeline().policy(), config.journal().segmentBytes());
+        this.service = new PacerClusteredService(
+            new PacerState(config.pipeline().shards(), config.pipeline().policy()), config.pipeline().tickIntervalMillis(),
+            journal);
+    }
+
+    /** The ring's consumer: this node's cluster client. */
+    RingConsumer.Factory consumer(final Replier.DecisionListener decisions)
+    {
+        return poller ->
+        {
+            final ClusterIngress created = new ClusterIngress(settings, poller, service, decisions);
+            ingress = created;
+            return created;
+        };
+    }
+
+    /** Starts this node's member; it finds the others in the background. */
+    void launch()
+    {
+        node = ClusterNode.launch(settings, service);
+    }
+
+    /** Whether this node's client is connected to a leader. */
+    boolean connected()
+    {
+        final ClusterIngress client = ingress;
+        return client != null && client.connected();
+    }
+
+    /** leader, follower or candidate. */
+    String role()
+    {
+        final ClusterNode member = node;
+        return (member == null ? Cluster.Role.FOLLOWER : member.role()).name().toLowerCase(Locale.ROOT);
+    }
+
+    ClusterNode node()
+    {
+        return node;
+    }
+
+    ClusterIngress ingress()
+    {
+        return ingress;
+    }
+
+    PacerClusteredService service()
+    {
+        return service;
+    }
+
+    void register(final PacerMetrics metrics)
+    {
+        metrics.gauge("pacer.cluster.role", "This node's cluster role: 0 follower, 1 candidate, 2 leader", null,
+            () -> node == null ? 0 : node.role().code());
+        metrics.gauge("pacer.cluster.commit.position", "The log position a majority holds, as this member knows it",
+            "bytes", () -> node == null ? -1 : node.commitPosition());
+        metrics.counter("pacer.cluster.elections", "New leadership terms this member's log has held", null,
+            service::leadershipTerms);
+        metrics.counter("pacer.cluster.ingress.back.pressured",
+            "Batches this node offered to the cluster and had to retry: ingress back-pressure", null,
+            () -> ingress == null ? 0 : ingress.backPressured());
+        metrics.counter("pacer.cluster.batches.resent", "Unanswered batches sent again after a leader change or reconnect",
+            null, () -> ingress == null ? 0 : ingress.resentBatches());
+        metrics.counter("pacer.cluster.batches.duplicate",
+            "Resent batches this member answered from its window instead of deciding again", null, service::duplicateBatches);
+        metrics.gauge("pacer.cluster.batches.in.flight", "Batches this node has sent and not yet had answered", null,
+            () -> ingress == null ? 0 : ingress.inFlight());
+    }
+
+    /** Stops the member (after the pipeline, so that its client stopped first). */
+    @Override
+    public void close()
+    {
+        final ClusterNode member = node;
+        if (member != null)
+        {
+            member.close();
+        }
+    }
+}

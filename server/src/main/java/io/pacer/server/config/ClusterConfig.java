@@ -1,0 +1,94 @@
+package io.pacer.server.config;
+
+import com.google.errorprone.annotations.Immutable;
+import io.pacer.cluster.ClusterSettings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Cluster mode, {@code pacer.cluster.*}, validated once, here (the cluster module's
+ * {@link ClusterSettings} checks the rest when {@link #settings} builds it).
+ *
+ * @param enabled                 false: a single node (the default)
+ * @param memberId                this node's index in {@code members}
+ * @param members                 every member's host, by member id
+ * @param portBase                member i listens on port-base + 10 i + 0..4
+ * @param dir                     this member's archive and consensus directories
+ * @param aeronDir                its media driver's directory; blank: /dev/shm/pacer-cluster-{member-id}
+ * @param leaderHeartbeatTimeout  silence from the leader that starts an election
+ * @param leaderHeartbeatInterval the leader's heartbeat
+ * @param electionTimeout         an election round
+ * @param sessionTimeout          how long a silent node's session to the cluster lives
+ * @param termLength              log and ingress term length
+ * @param segmentLength           archive segment file length
+ */
+@Immutable
+public record ClusterConfig(
+    boolean enabled, int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
+    String aeronDir, Duration leaderHeartbeatTimeout, Duration leaderHeartbeatInterval, Duration electionTimeout,
+    Duration sessionTimeout, long termLength, long segmentLength)
+{
+    static final String PREFIX = "pacer.cluster.";
+
+    public ClusterConfig
+    {
+        members = List.copyOf(members);
+        if (enabled)
+        {
+            Check.range(PREFIX + "member-id", memberId, 0, Math.max(0, members.size() - 1));
+            Check.range(PREFIX + "port-base", portBase, 1024, 65_000);
+            Check.positive(PREFIX + "leader-heartbeat-timeout", leaderHeartbeatTimeout);
+            Check.positive(PREFIX + "leader-heartbeat-interval", leaderHeartbeatInterval);
+            Check.positive(PREFIX + "election-timeout", electionTimeout);
+            Check.positive(PREFIX + "session-timeout", sessionTimeout);
+            Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
+            Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
+            if (members.isEmpty())
+            {
+                throw new InvalidConfigException(PREFIX + "members", "must name every member's host");
+            }
+        }
+    }
+
+    static ClusterConfig read(final ConfigReader in)
+    {
+        return new ClusterConfig(
+            in.bool(PREFIX + "enabled"),
+            in.integer(PREFIX + "member-id"),
+            in.strings(PREFIX + "members"),
+            in.integer(PREFIX + "port-base"),
+            in.path(PREFIX + "dir"),
+            in.string(PREFIX + "aeron-dir"),
+            in.duration(PREFIX + "leader-heartbeat-timeout"),
+            in.duration(PREFIX + "leader-heartbeat-interval"),
+            in.duration(PREFIX + "election-timeout"),
+            in.duration(PREFIX + "session-timeout"),
+            in.bytes(PREFIX + "term-length"),
+            in.bytes(PREFIX + "segment-length"));
+    }
+
+    /** The cluster module's settings, ticking every {@code tickIntervalMillis}. */
+    public ClusterSettings settings(final long tickIntervalMillis)
+    {
+        final String driverDir = aeronDir.isBlank() ? defaultAeronDir(memberId) : aeronDir;
+        try
+        {
+            return new ClusterSettings(memberId, members, portBase, dir.toFile(), driverDir,
+                leaderHeartbeatTimeout.toMillis(), leaderHeartbeatInterval.toMillis(), electionTimeout.toMillis(),
+                sessionTimeout.toMillis(), (int)termLength, (int)segmentLength, tickIntervalMillis);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidConfigException("pacer.cluster", ex.getMessage());
+        }
+    }
+
+    private static String defaultAeronDir(final int memberId)
+    {
+        final Path shm = Path.of("/dev/shm");
+        final Path base = java.nio.file.Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return base.resolve("pacer-cluster-" + memberId + "-" + System.getProperty("user.name", "pacer")).toString();
+    }
+}
