@@ -45,6 +45,10 @@ public record ClusterConfig(
             Check.positive(PREFIX + "session-timeout", sessionTimeout);
             Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
             Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
+            if (dir == null)
+            {
+                throw new InvalidConfigException(PREFIX + "dir", "must name this member's directory");
+            }
             if (members.isEmpty())
             {
                 throw new InvalidConfigException(PREFIX + "members", "must name every member's host");

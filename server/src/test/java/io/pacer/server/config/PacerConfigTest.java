@@ -109,6 +109,28 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldGiveEachShippedClusterNodeItsOwnMemberIdPortsAndDirectory()
+    {
+        for (int member = 0; member < 3; member++)
+        {
+            final PacerConfig config = PacerConfig.load(Path.of("../conf/cluster/node-" + member + ".conf"));
+            assertThat(config.cluster().enabled()).isTrue();
+            assertThat(config.cluster().memberId()).isEqualTo(member);
+            assertThat(config.cluster().members()).hasSize(3);
+            assertThat(config.gateway().port()).isEqualTo(9400 + 10 * member);
+            assertThat(config.cluster().dir().toString()).endsWith("data/cluster-" + member);
+            assertThat(config.cluster().settings(100).clusterMembers()).contains("2,127.0.0.1:20020,");
+        }
+    }
+
+    @Test
+    void shouldRefuseAClusterMemberIdOutsideItsMembers()
+    {
+        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.member-id", 3),
+            "pacer.cluster.member-id: must be between 0 and 2, was 3");
+    }
+
+    @Test
     void shouldNameTheKeyOfAnUnusablePermission()
     {
         assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bid-request")))),
