@@ -141,6 +141,8 @@ final class TestCluster implements AutoCloseable
         for (int i = 0; i < SIZE; i++)
         {
             TestPacer.deleteTree(homes[i]);
+            // a driver stopped hard leaves its directory behind
+            TestPacer.deleteTree(Path.of((String)overrides.get(i).get("pacer.cluster.aeron-dir")));
         }
     }
 }
