@@ -27,9 +27,13 @@ final class TestCluster implements AutoCloseable
     private final Path[] homes = new Path[SIZE];
     private final List<Map<String, Object>> overrides = new ArrayList<>();
 
-    private TestCluster(final String... campaigns) throws Exception
+    /** Port blocks handed out in this JVM: two clusters at once never share one. */
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_BLOCK =
+        new java.util.concurrent.atomic.AtomicInteger(ThreadLocalRandom.current().nextInt(1_000));
+
+    private TestCluster(final Map<String, Object> extra, final String... campaigns) throws Exception
     {
-        final int portBase = 20_000 + 10 * SIZE * ThreadLocalRandom.current().nextInt(1_000);
+        final int portBase = 20_000 + 10 * SIZE * (NEXT_BLOCK.getAndIncrement() % 1_000);
         final String tag = ProcessHandle.current().pid() + "-" + portBase;
         for (int i = 0; i < SIZE; i++)
         {
@@ -40,6 +44,7 @@ final class TestCluster implements AutoCloseable
             node.put("pacer.cluster.port-base", portBase);
             node.put("pacer.cluster.aeron-dir", shm().resolve("pacer-it-" + tag + "-" + i).toString());
             node.put("pacer.pipeline.tick-interval", "20ms");
+            node.putAll(extra);
             overrides.add(node);
         }
         final ExecutorService starts = Executors.newFixedThreadPool(SIZE);
@@ -73,7 +78,13 @@ final class TestCluster implements AutoCloseable
     /** Starts a 3-node cluster whose campaigns file holds {@code campaigns}; returns once it has a leader. */
     static TestCluster start(final String... campaigns) throws Exception
     {
-        return new TestCluster(campaigns);
+        return new TestCluster(Map.of(), campaigns);
+    }
+
+    /** As {@link #start(String...)}, with {@code extra} settings on every node. */
+    static TestCluster start(final Map<String, Object> extra, final String... campaigns) throws Exception
+    {
+        return new TestCluster(extra, campaigns);
     }
 
     TestPacer node(final int member)
