@@ -3,6 +3,7 @@ package io.pacer.cluster;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.service.Cluster;
@@ -143,6 +144,26 @@ public final class ClusterNode implements AutoCloseable
     {
         final io.aeron.Counter counter = driver.consensusModule().context().commitPositionCounter();
         return counter == null || counter.isClosed() ? -1 : counter.get();
+    }
+
+    /**
+     * Has every member take a snapshot (Aeron's SNAPSHOT control toggle), if this member leads and
+     * no other control action is under way.
+     *
+     * @return whether the request was made
+     */
+    public boolean requestSnapshot()
+    {
+        final io.aeron.Counter toggle = driver.consensusModule().context().controlToggleCounter();
+        return role() == Cluster.Role.LEADER && toggle != null && !toggle.isClosed() &&
+            ClusterControl.ToggleState.SNAPSHOT.toggle(toggle);
+    }
+
+    /** Snapshots this member has taken. */
+    public long snapshots()
+    {
+        final io.aeron.Counter counter = driver.consensusModule().context().snapshotCounter();
+        return counter == null || counter.isClosed() ? 0 : counter.get();
     }
 
     public PacerClusteredService service()

@@ -68,6 +68,7 @@ public final class PacerClusteredService implements ClusteredService
     private volatile long leadershipTerms;
     private volatile long duplicateBatches;
     private volatile long appliedBatches;
+    private volatile long snapshotsLoaded;
 
     /** An admin command to complete from the state once {@code origin}'s batch {@code minSeq} is applied. */
     private record LocalRead(AdminCommand command, int origin, long minSeq)
@@ -260,6 +261,7 @@ public final class PacerClusteredService implements ClusteredService
         {
             throw new UncheckedIOException(ex);
         }
+        snapshotsLoaded++;
         LOG.info("cluster snapshot loaded: {} bytes", bytes.size());
     }
 
@@ -347,6 +349,12 @@ public final class PacerClusteredService implements ClusteredService
     public long duplicateBatches()
     {
         return duplicateBatches;
+    }
+
+    /** Snapshots this service started from (0 or 1). */
+    public long snapshotsLoaded()
+    {
+        return snapshotsLoaded;
     }
 
     /** Batches decided. */

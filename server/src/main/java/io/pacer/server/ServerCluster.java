@@ -23,12 +23,15 @@ final class ServerCluster implements AutoCloseable
 {
     private final ClusterSettings settings;
     private final PacerClusteredService service;
+    private final java.time.Duration snapshotInterval;
     private volatile ClusterIngress ingress;
     private volatile ClusterNode node;
+    private java.util.concurrent.ScheduledExecutorService snapshots;
 
     ServerCluster(final PacerConfig config)
     {
         this.settings = config.cluster().settings(config.pipeline().tickIntervalMillis());
+        this.snapshotInterval = config.cluster().snapshotInterval();
         // every member journals what it applies, for bin/pacer replay (the log stays the source of truth)
         final MemberJournal journal = new MemberJournal(settings.dir().toPath().resolve("journal"),
             config.pipeline().shards(), config.pipeline().policy(), config.journal().segmentBytes());
@@ -52,6 +55,15 @@ final class ServerCluster implements AutoCloseable
     void launch()
     {
         node = ClusterNode.launch(settings, service);
+        if (!snapshotInterval.isZero())
+        {
+            // every node asks; only the leader's request is made (Aeron's SNAPSHOT toggle)
+            snapshots = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                io.pacer.pipeline.PacerThreads.factory("pacer-cluster-snapshots"));
+            final long millis = snapshotInterval.toMillis();
+            snapshots.scheduleWithFixedDelay(() -> node.requestSnapshot(), millis, millis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Whether this node's client is connected to a leader. */
@@ -98,6 +110,8 @@ final class ServerCluster implements AutoCloseable
             null, () -> ingress == null ? 0 : ingress.resentBatches());
         metrics.counter("pacer.cluster.batches.duplicate",
             "Resent batches this member answered from its window instead of deciding again", null, service::duplicateBatches);
+        metrics.counter("pacer.cluster.snapshots", "Snapshots this member has taken", null,
+            () -> node == null ? 0 : node.snapshots());
         metrics.gauge("pacer.cluster.batches.in.flight", "Batches this node has sent and not yet had answered", null,
             () -> ingress == null ? 0 : ingress.inFlight());
     }
@@ -106,6 +120,10 @@ final class ServerCluster implements AutoCloseable
     @Override
     public void close()
     {
+        if (snapshots != null)
+        {
+            snapshots.shutdownNow();
+        }
         final ClusterNode member = node;
         if (member != null)
         {

@@ -104,15 +104,29 @@ class ClusterFailoverIntegrationTest
     }
 
     @Test
-    void shouldCatchUpAFollowerThatWasStoppedAndStartedAgain() throws Exception
+    void shouldCatchUpAFollowerThatWasStoppedAndStartedAgainFromItsSnapshotAndTheLog() throws Exception
     {
         cluster = TestCluster.start(asap(CAMPAIGN, 1_000_000_000_000L));
+        final int leader = cluster.leader();
         final int follower = cluster.follower();
-        final int other = 3 - follower - cluster.leader();
+        final int other = 3 - follower - leader;
+        try (GatewayClient client = cluster.node(other).client())
+        {
+            for (int i = 1; i <= 100; i++)
+            {
+                assertThat(client.ask(i, CAMPAIGN, BID_CPM)).isEqualTo("BID " + i);
+                client.win(i, CAMPAIGN, WIN_CPM).send();
+            }
+        }
+        // every member snapshots; the follower will start from its snapshot, then the log after it
+        final io.pacer.cluster.ClusterNode leading = cluster.node(leader).server.clusterNode();
+        assertThat(leading.requestSnapshot()).isTrue();
+        final io.pacer.cluster.ClusterNode following = cluster.node(follower).server.clusterNode();
+        eventually(Duration.ofSeconds(20), () -> following.snapshots() == 1);
         cluster.stop(follower, false);
         try (GatewayClient client = cluster.node(other).client())
         {
-            for (int i = 1; i <= 200; i++)
+            for (int i = 101; i <= 200; i++)
             {
                 assertThat(client.ask(i, CAMPAIGN, BID_CPM)).isEqualTo("BID " + i);
                 client.win(i, CAMPAIGN, WIN_CPM).send();
@@ -121,6 +135,7 @@ class ClusterFailoverIntegrationTest
         final TestPacer restarted = cluster.restart(follower);
         eventually(Duration.ofSeconds(30), () -> restarted.get("/health").statusCode() == 200);
         eventually(Duration.ofSeconds(30), () -> restarted.campaign(CAMPAIGN).get("wins").asLong() == 200);
+        assertThat(restarted.server.clusterNode().service().snapshotsLoaded()).isEqualTo(1);
         assertThat(restarted.campaign(CAMPAIGN).get("spentMicros").asLong()).isEqualTo(200 * WIN_CPM / 1_000);
         try (GatewayClient client = restarted.client())
         {

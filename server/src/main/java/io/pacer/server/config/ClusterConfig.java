@@ -23,12 +23,13 @@ import java.util.List;
  * @param sessionTimeout          how long a silent node's session to the cluster lives
  * @param termLength              log and ingress term length
  * @param segmentLength           archive segment file length
+ * @param snapshotInterval        how often the leader has every member snapshot; zero: never by itself
  */
 @Immutable
 public record ClusterConfig(
     boolean enabled, int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
     String aeronDir, Duration leaderHeartbeatTimeout, Duration leaderHeartbeatInterval, Duration electionTimeout,
-    Duration sessionTimeout, long termLength, long segmentLength)
+    Duration sessionTimeout, long termLength, long segmentLength, Duration snapshotInterval)
 {
     static final String PREFIX = "pacer.cluster.";
 
@@ -45,6 +46,7 @@ public record ClusterConfig(
             Check.positive(PREFIX + "session-timeout", sessionTimeout);
             Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
             Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
+            Check.nonNegative(PREFIX + "snapshot-interval", snapshotInterval);
             if (dir == null)
             {
                 throw new InvalidConfigException(PREFIX + "dir", "must name this member's directory");
@@ -70,7 +72,8 @@ public record ClusterConfig(
             in.duration(PREFIX + "election-timeout"),
             in.duration(PREFIX + "session-timeout"),
             in.bytes(PREFIX + "term-length"),
-            in.bytes(PREFIX + "segment-length"));
+            in.bytes(PREFIX + "segment-length"),
+            in.duration(PREFIX + "snapshot-interval"));
     }
 
     /** The cluster module's settings, ticking every {@code tickIntervalMillis}. */
