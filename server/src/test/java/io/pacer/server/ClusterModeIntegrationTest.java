@@ -100,6 +100,18 @@ class ClusterModeIntegrationTest
     }
 
     @Test
+    void shouldExposeEachNodesRoleCommitPositionElectionsAndIngressBackPressureToPrometheus() throws Exception
+    {
+        final int leader = cluster.leader();
+        final String metrics = cluster.node(leader).get("/metrics").body();
+        assertThat(metrics).contains("pacer_cluster_role 2.0", "pacer_cluster_elections_total",
+            "pacer_cluster_ingress_back_pressured_total", "pacer_cluster_batches_resent_total",
+            "pacer_cluster_snapshots_total", "pacer_cluster_batches_in_flight");
+        assertThat(metrics).containsPattern("pacer_cluster_commit_position_bytes [1-9]");
+        assertThat(cluster.node(cluster.follower()).get("/metrics").body()).contains("pacer_cluster_role 0.0");
+    }
+
+    @Test
     void shouldApplyAnAdminPutThroughAFollowerAndShowItOnEveryMember() throws Exception
     {
         final TestPacer follower = cluster.node(cluster.follower());
