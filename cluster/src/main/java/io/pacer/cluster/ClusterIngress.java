@@ -20,7 +20,6 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,8 +67,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private final List<Responder> touched = new ArrayList<>();
     private final ByteArrayOutputStream definitionBytes = new ByteArrayOutputStream(256);
     private final DataOutputStream definitionOut = new DataOutputStream(definitionBytes);
-    private final IdleStrategy idle = new BackoffIdleStrategy(
-        10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+    private final IdleStrategy idle;
     private byte[] reasons = new byte[1024];
     /** The next batch's number; batches [headSeq, nextSeq) are in flight. */
     private long nextSeq;
@@ -103,6 +101,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         this.local = local;
         this.decisions = decisions;
         this.shardViews = ServiceShardView.of(local);
+        this.idle = settings.newIdleStrategy();
         for (int i = 0; i < CAPACITY; i++)
         {
             batches[i] = new OutBatch();
@@ -204,7 +203,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             // Aeron's default handler exits the process when the driver stops answering
             .errorHandler(error -> LOG.error("cluster client of node {}: {}", origin, error.toString()))
             .messageTimeoutNs(TimeUnit.SECONDS.toNanos(5))
-            .idleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
+            .idleStrategy(settings.newIdleStrategy());
     }
 
     private void resendAll()

@@ -12,28 +12,24 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * One cluster member, as a pacer node hosts it: a media driver, an archive and a consensus
  * module ({@link ClusteredMediaDriver}), and a service container running the
  * {@link PacerClusteredService}. The way Aeron's own samples and system tests compose a member,
- * with sizes and timeouts from {@link ClusterSettings} and backoff idle strategies, which share a
- * small host (busy spinning starves it).
+ * with sizes, timeouts, idle strategies and threading from {@link ClusterSettings} (the default,
+ * backoff in shared threading, shares a small host; busy spinning starves it).
  */
 public final class ClusterNode implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
-    private static final Supplier<IdleStrategy> BACKOFF = () -> new BackoffIdleStrategy(
-        10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
 
     private final ClusterSettings settings;
     private final PacerClusteredService service;
@@ -54,14 +50,18 @@ public final class ClusterNode implements AutoCloseable
     public static ClusterNode launch(final ClusterSettings settings, final PacerClusteredService service)
     {
         final String aeronDir = settings.aeronDir();
+        final Supplier<IdleStrategy> idle = settings::newIdleStrategy;
         final String host = settings.host();
         // every component gets one: Aeron's default handler exits the process when its driver stops answering
         final ErrorHandler errors = error -> LOG.error("cluster member {}: {}", settings.memberId(), error.toString(), error);
 
         final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(BACKOFF.get())
+            .threadingMode(settings.dedicatedThreads() ? ThreadingMode.DEDICATED : ThreadingMode.SHARED)
+            .sharedIdleStrategy(idle.get())
+            .conductorIdleStrategy(idle.get())
+            .senderIdleStrategy(idle.get())
+            .receiverIdleStrategy(idle.get())
             .termBufferSparseFile(true)
             .publicationTermBufferLength(settings.termLength())
             .ipcTermBufferLength(settings.termLength())
@@ -79,8 +79,8 @@ public final class ClusterNode implements AutoCloseable
             .archiveClientContext(new AeronArchive.Context().controlResponseChannel("aeron:udp?endpoint=" + host + ":0")
                 .errorHandler(errors))
             .recordingEventsEnabled(false)
-            .threadingMode(ArchiveThreadingMode.SHARED)
-            .idleStrategySupplier(BACKOFF)
+            .threadingMode(settings.dedicatedThreads() ? ArchiveThreadingMode.DEDICATED : ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(idle)
             .segmentFileLength(settings.segmentLength())
             .errorHandler(errors);
 
@@ -105,7 +105,7 @@ public final class ClusterNode implements AutoCloseable
             .leaderHeartbeatIntervalNs(settings.nanos(settings.leaderHeartbeatIntervalMs()))
             .electionTimeoutNs(settings.nanos(settings.electionTimeoutMs()))
             .sessionTimeoutNs(settings.nanos(settings.sessionTimeoutMs()))
-            .idleStrategySupplier(BACKOFF)
+            .idleStrategySupplier(idle)
             .errorHandler(errors);
 
         final ClusteredServiceContainer.Context serviceContext = new ClusteredServiceContainer.Context()
@@ -113,7 +113,7 @@ public final class ClusterNode implements AutoCloseable
             .archiveContext(localArchive.clone())
             .clusterDir(clusterDir)
             .clusteredService(service)
-            .idleStrategySupplier(BACKOFF)
+            .idleStrategySupplier(idle)
             .errorHandler(errors);
 
         ClusteredMediaDriver driver = null;

@@ -23,12 +23,20 @@ import java.util.concurrent.TimeUnit;
  * @param termLength                log and ingress term length (a message is at most an eighth)
  * @param segmentLength             archive segment file length
  * @param tickIntervalMillis        the tick timer's period
+ * @param idleStrategy              how every agent of the member (and the node's client) waits for
+ *                                  work: {@code backoff} (spin, yield, then park up to 1 ms: shares a
+ *                                  small host), {@code yielding}, or {@code busy-spin} (pinned cores only)
+ * @param dedicatedThreads          the media driver and the archive with a thread per role (sender,
+ *                                  receiver, conductor; recorder, replayer) instead of one shared agent each
  */
 public record ClusterSettings(
     int memberId, List<String> hosts, int portBase, File dir, String aeronDir,
     long leaderHeartbeatTimeoutMs, long leaderHeartbeatIntervalMs, long electionTimeoutMs, long sessionTimeoutMs,
-    int termLength, int segmentLength, long tickIntervalMillis)
+    int termLength, int segmentLength, long tickIntervalMillis, String idleStrategy, boolean dedicatedThreads)
 {
+    /** The names {@link #idleStrategy} accepts. */
+    public static final java.util.List<String> IDLE_STRATEGIES = java.util.List.of("backoff", "yielding", "busy-spin");
+
     static final int INGRESS = 0;
     static final int CONSENSUS = 1;
     static final int LOG = 2;
@@ -72,6 +80,10 @@ public record ClusterSettings(
         {
             throw new IllegalArgumentException("tick interval must be > 0");
         }
+        if (!IDLE_STRATEGIES.contains(idleStrategy))
+        {
+            throw new IllegalArgumentException("idle-strategy must be one of " + IDLE_STRATEGIES + ", was " + idleStrategy);
+        }
     }
 
     /** Aeron's cluster members string: {@code id,ingress,consensus,log,catchup,archive|...}. */
@@ -110,6 +122,18 @@ public record ClusterSettings(
     String host()
     {
         return hosts.get(memberId);
+    }
+
+    /** A new idle strategy of the configured kind (each agent needs its own). */
+    public org.agrona.concurrent.IdleStrategy newIdleStrategy()
+    {
+        return switch (idleStrategy)
+        {
+            case "yielding" -> new org.agrona.concurrent.YieldingIdleStrategy();
+            case "busy-spin" -> new org.agrona.concurrent.BusySpinIdleStrategy();
+            default -> new org.agrona.concurrent.BackoffIdleStrategy(
+                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+        };
     }
 
     long nanos(final long millis)

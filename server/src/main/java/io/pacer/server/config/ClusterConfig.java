@@ -24,12 +24,15 @@ import java.util.List;
  * @param termLength              log and ingress term length
  * @param segmentLength           archive segment file length
  * @param snapshotInterval        how often the leader has every member snapshot; zero: never by itself
+ * @param idleStrategy            how the member's agents wait: backoff, yielding or busy-spin
+ * @param threading               shared or dedicated: the media driver's and archive's threads
  */
 @Immutable
 public record ClusterConfig(
     boolean enabled, int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
     String aeronDir, Duration leaderHeartbeatTimeout, Duration leaderHeartbeatInterval, Duration electionTimeout,
-    Duration sessionTimeout, long termLength, long segmentLength, Duration snapshotInterval)
+    Duration sessionTimeout, long termLength, long segmentLength, Duration snapshotInterval, String idleStrategy,
+    String threading)
 {
     static final String PREFIX = "pacer.cluster.";
 
@@ -47,6 +50,15 @@ public record ClusterConfig(
             Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
             Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
             Check.nonNegative(PREFIX + "snapshot-interval", snapshotInterval);
+            if (!ClusterSettings.IDLE_STRATEGIES.contains(idleStrategy))
+            {
+                throw new InvalidConfigException(PREFIX + "idle-strategy",
+                    "must be one of " + ClusterSettings.IDLE_STRATEGIES + ", was \"" + idleStrategy + "\"");
+            }
+            if (!"shared".equals(threading) && !"dedicated".equals(threading))
+            {
+                throw new InvalidConfigException(PREFIX + "threading", "must be shared or dedicated, was \"" + threading + "\"");
+            }
             if (dir == null)
             {
                 throw new InvalidConfigException(PREFIX + "dir", "must name this member's directory");
@@ -73,7 +85,9 @@ public record ClusterConfig(
             in.duration(PREFIX + "session-timeout"),
             in.bytes(PREFIX + "term-length"),
             in.bytes(PREFIX + "segment-length"),
-            in.duration(PREFIX + "snapshot-interval"));
+            in.duration(PREFIX + "snapshot-interval"),
+            in.string(PREFIX + "idle-strategy"),
+            in.string(PREFIX + "threading"));
     }
 
     /** The cluster module's settings, ticking every {@code tickIntervalMillis}. */
@@ -84,7 +98,8 @@ public record ClusterConfig(
         {
             return new ClusterSettings(memberId, members, portBase, dir.toFile(), driverDir,
                 leaderHeartbeatTimeout.toMillis(), leaderHeartbeatInterval.toMillis(), electionTimeout.toMillis(),
-                sessionTimeout.toMillis(), (int)termLength, (int)segmentLength, tickIntervalMillis);
+                sessionTimeout.toMillis(), (int)termLength, (int)segmentLength, tickIntervalMillis, idleStrategy,
+                "dedicated".equals(threading));
         }
         catch (final IllegalArgumentException ex)
         {

@@ -128,6 +128,10 @@ class PacerConfigTest
     {
         assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.member-id", 3),
             "pacer.cluster.member-id: must be between 0 and 2, was 3");
+        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.idle-strategy", "spin"),
+            "pacer.cluster.idle-strategy: must be one of [backoff, yielding, busy-spin], was \"spin\"");
+        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.threading", "pinned"),
+            "pacer.cluster.threading: must be shared or dedicated");
     }
 
     @Test
