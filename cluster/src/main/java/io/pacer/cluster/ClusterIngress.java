@@ -20,6 +20,7 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,12 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterIngress.class);
     private static final int CAPACITY = AnswerWindow.CAPACITY;
+    /**
+     * An answer this late is taken as lost (the leader's offer to this node's session found it
+     * back-pressured or not yet connected, say) and every unanswered batch is sent again; a
+     * batch decided already is answered from the window.
+     */
+    private static final long RESEND_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final int MASK = CAPACITY - 1;
 
     private final ClusterSettings settings;
@@ -82,6 +89,11 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private volatile boolean connected;
     /** Whether the last poll found the ring empty. */
     private volatile boolean ringDrained;
+    /** Set by {@link #close} once it has waited: a loop waiting for room gives up. */
+    private volatile boolean stopping;
+    private final long keepAliveNanos;
+    private long lastSendNanos;
+    private volatile long lateResends;
     private volatile long backPressured;
     private volatile long resentBatches;
     private volatile long reconnects;
@@ -102,6 +114,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         this.decisions = decisions;
         this.shardViews = ServiceShardView.of(local);
         this.idle = settings.newIdleStrategy();
+        // an idle node's session must outlive session-timeout
+        this.keepAliveNanos = TimeUnit.MILLISECONDS.toNanos(settings.sessionTimeoutMs()) / 3;
         for (int i = 0; i < CAPACITY; i++)
         {
             batches[i] = new OutBatch();
@@ -143,6 +157,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         else
         {
             work += client.pollEgress();
+            work += checkLateAndIdle(System.nanoTime());
         }
         if (nextSeq - headSeq < CAPACITY - 1)
         {
@@ -154,6 +169,29 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         work += sendPending();
         inFlight = (int)(nextSeq - headSeq);
         return work;
+    }
+
+    /** Sends every unanswered batch again if the oldest's answer is late; keeps an idle session alive. */
+    private int checkLateAndIdle(final long nowNanos)
+    {
+        if (headSeq < sendSeq)
+        {
+            final OutBatch head = batches[(int)headSeq & MASK];
+            if (head.sent && nowNanos - head.sentAtNanos > RESEND_AFTER_NANOS)
+            {
+                LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
+                    headSeq, TimeUnit.NANOSECONDS.toMillis(nowNanos - head.sentAtNanos), nextSeq - headSeq);
+                lateResends++;
+                resendAll();
+                return 1;
+            }
+        }
+        if (nowNanos - lastSendNanos > keepAliveNanos && client.sendKeepAlive())
+        {
+            lastSendNanos = nowNanos;
+            return 1;
+        }
+        return 0;
     }
 
     private int connect()
@@ -253,7 +291,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
                 batch.commands[i] = event.command();
             }
             case CAMPAIGN_BATCH -> takeBatch(event.command(), event.ingressNanos());
-            case STATE_QUERY -> local.read(event.command(), origin, 0);
+            // after every write this node took before it (a PUT then a GET on one connection)
+            case STATE_QUERY -> local.read(event.command(), origin, readBarrier());
             case END_OF_STREAM -> endOfStream(event.responder());
             case SNAPSHOT -> event.snapshotCommand().completeExceptionally(new UnsupportedOperationException(
                 "cluster mode: snapshots are the cluster's own (Aeron's ClusterTool snapshot)"));
@@ -300,6 +339,16 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         return definitionBytes.size();
     }
 
+    /** The batch a read taken now must wait for: the open one, else the newest in flight, else none. */
+    private long readBarrier()
+    {
+        if (open != null && open.count > 0)
+        {
+            return open.seq;
+        }
+        return nextSeq > headSeq ? nextSeq - 1 : 0;
+    }
+
     private void endOfStream(final Responder responder)
     {
         if (open != null && open.count > 0)
@@ -338,6 +387,10 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
 
     private void pump()
     {
+        if (stopping)
+        {
+            throw new AgentTerminationException("node stopping while batches wait for room in the window");
+        }
         if (client == null || client.isClosed())
         {
             connect();
@@ -390,6 +443,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
                     break;
                 }
                 batch.sent = true;
+                batch.sentAtNanos = System.nanoTime();
+                lastSendNanos = batch.sentAtNanos;
                 sent++;
             }
             sendSeq++;
@@ -535,14 +590,60 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             LockSupport.parkNanos(1_000_000);
         }
+        stopping = true;
         CloseHelper.quietClose(runner);
     }
 
+    /**
+     * On the agent's thread, last: admin commands still waiting fail (their callers hear so at
+     * once); bids still waiting get no answer and their connections close with the server.
+     */
     @Override
     public void onClose()
     {
         CloseHelper.quietClose(connecting);
         CloseHelper.quietClose(client);
         connected = false;
+        final IllegalStateException stopped = new IllegalStateException("the node stopped before the cluster answered");
+        for (long seq = headSeq; seq <= nextSeq; seq++)
+        {
+            final OutBatch batch = batches[(int)seq & MASK];
+            if (seq < nextSeq || batch == open)
+            {
+                for (int i = 0; i < batch.count; i++)
+                {
+                    if (batch.commands[i] != null)
+                    {
+                        batch.commands[i].completeExceptionally(stopped);
+                    }
+                }
+            }
+        }
+        try
+        {
+            poller.poll((event, sequence, endOfBatch) ->
+            {
+                if (event.command() != null)
+                {
+                    event.command().completeExceptionally(stopped);
+                }
+                if (event.snapshotCommand() != null)
+                {
+                    event.snapshotCommand().completeExceptionally(stopped);
+                }
+                event.release();
+                return true;
+            });
+        }
+        catch (final Exception ex)
+        {
+            LOG.warn("node {}: could not fail what was left in the ring: {}", origin, ex.toString());
+        }
+    }
+
+    /** Times an answer was so late that every unanswered batch was sent again. */
+    public long lateResends()
+    {
+        return lateResends;
     }
 }

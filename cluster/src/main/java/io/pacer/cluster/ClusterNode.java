@@ -18,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -30,6 +32,9 @@ import java.util.function.Supplier;
 public final class ClusterNode implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+
+    /** How long a closing member's driver outlives its consensus module, to send the log's end. */
+    private static final long LOG_LINGER_MILLIS = 100;
 
     private final ClusterSettings settings;
     private final PacerClusteredService service;
@@ -182,21 +187,40 @@ public final class ClusterNode implements AutoCloseable
         if (!closed)
         {
             closed = true;
-            CloseHelper.quietClose(driver.mediaDriver());
-            CloseHelper.quietCloseAll(container, driver);
-            service.closeJournal();
+            try
+            {
+                CloseHelper.quietClose(driver.mediaDriver());
+                CloseHelper.quietCloseAll(container, driver);
+            }
+            finally
+            {
+                service.closeJournal();
+            }
         }
     }
 
-    /** Stops the member: its service, then its consensus module, archive and driver. */
+    /**
+     * Stops the member: its consensus module first (as Aeron's own test nodes do), so that the
+     * followers of a leader see its log end and elect at once rather than after the heartbeat
+     * timeout; then its service, archive and driver.
+     */
     @Override
     public synchronized void close()
     {
         if (!closed)
         {
             closed = true;
-            CloseHelper.closeAll(container, driver);
-            service.closeJournal();
+            try
+            {
+                CloseHelper.closeAll(driver.consensusModule(), container);
+                // the driver sends the log's end of stream once the consensus module has let go of it
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(LOG_LINGER_MILLIS));
+                CloseHelper.closeAll(driver);
+            }
+            finally
+            {
+                service.closeJournal();
+            }
         }
     }
 }

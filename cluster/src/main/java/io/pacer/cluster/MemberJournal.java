@@ -24,8 +24,10 @@ import java.nio.file.Path;
  * <p>
  * Records are numbered by the state ({@link PacerState#records()}), identically on every member
  * and on every re-application of the log after a restart; what the journal already holds is
- * skipped. Written once per log message, forced in the background every 100 ms. A write failure
- * is logged and stops the journal; it never stops the service (the log still holds everything).
+ * skipped. Written once per log message, forced in the background every 100 ms. A write failure,
+ * a journal that cannot be read at start, or one that would have a gap (a snapshot restored past
+ * its end) is logged and stops the journal; it never stops the service (the log still holds
+ * everything).
  */
 public final class MemberJournal implements Recorder, AutoCloseable
 {
@@ -56,15 +58,30 @@ public final class MemberJournal implements Recorder, AutoCloseable
      */
     public void open(final long stateRecords)
     {
-        final JournalReader reader = new JournalReader(dir);
-        reader.read((record, header) -> { }, true, 0);
-        final long onDisk = reader.lastSequence() + 1;
-        if (stateRecords > onDisk && onDisk > 0)
+        try
         {
-            LOG.warn("member journal {} ends at sequence {} but the snapshot restored covers {}: records between are " +
-                "missing from it (the cluster's log still holds them)", dir, onDisk, stateRecords);
+            final JournalReader reader = new JournalReader(dir);
+            reader.read((record, header) -> { }, true, 0);
+            final long onDisk = reader.lastSequence() + 1;
+            if (stateRecords > onDisk && onDisk > 0)
+            {
+                // the reader refuses a journal with a gap: stop here rather than write one
+                stop("it ends at sequence " + onDisk + " but the snapshot restored covers " + stateRecords +
+                    "; move it aside to start a new one (the cluster's log still holds every input)", null);
+                return;
+            }
+            writer.resumeAt(Math.max(onDisk, stateRecords));
         }
-        writer.resumeAt(Math.max(onDisk, stateRecords));
+        catch (final RuntimeException ex)
+        {
+            stop("it cannot be read to its end", ex);
+        }
+    }
+
+    private void stop(final String why, final Throwable cause)
+    {
+        failed = true;
+        LOG.error("MEMBER JOURNAL {} STOPPED: {}. The member goes on deciding from the cluster's log.", dir, why, cause);
     }
 
     private boolean skip(final long sequence)
@@ -78,7 +95,14 @@ public final class MemberJournal implements Recorder, AutoCloseable
     {
         if (!skip(sequence))
         {
-            writer.bid(Units.epochMillis(epochMillis), requestId, campaignId, Units.cpmMicros(cpmMicros), reason);
+            try
+            {
+                writer.bid(Units.epochMillis(epochMillis), requestId, campaignId, Units.cpmMicros(cpmMicros), reason);
+            }
+            catch (final RuntimeException ex)
+            {
+                stop("a write failed", ex);
+            }
         }
     }
 
@@ -88,7 +112,14 @@ public final class MemberJournal implements Recorder, AutoCloseable
     {
         if (!skip(sequence))
         {
-            writer.notice(win, Units.epochMillis(epochMillis), requestId, campaignId, Units.cpmMicros(cpmMicros));
+            try
+            {
+                writer.notice(win, Units.epochMillis(epochMillis), requestId, campaignId, Units.cpmMicros(cpmMicros));
+            }
+            catch (final RuntimeException ex)
+            {
+                stop("a write failed", ex);
+            }
         }
     }
 
@@ -97,7 +128,14 @@ public final class MemberJournal implements Recorder, AutoCloseable
     {
         if (!skip(sequence))
         {
-            writer.define(Units.epochMillis(epochMillis), CampaignJson.definition(definition));
+            try
+            {
+                writer.define(Units.epochMillis(epochMillis), CampaignJson.definition(definition));
+            }
+            catch (final RuntimeException ex)
+            {
+                stop("a write failed", ex);
+            }
         }
     }
 
@@ -106,7 +144,14 @@ public final class MemberJournal implements Recorder, AutoCloseable
     {
         if (!skip(sequence))
         {
-            writer.tick(Units.epochMillis(epochMillis));
+            try
+            {
+                writer.tick(Units.epochMillis(epochMillis));
+            }
+            catch (final RuntimeException ex)
+            {
+                stop("a write failed", ex);
+            }
         }
     }
 
@@ -123,9 +168,7 @@ public final class MemberJournal implements Recorder, AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            failed = true;
-            LOG.error("MEMBER JOURNAL WRITE FAILED in {}: the audit journal stops here; the member goes on deciding " +
-                "from the cluster's log, which still holds every input", dir, ex);
+            stop("a write failed", ex);
         }
     }
 

@@ -29,6 +29,8 @@ final class OutBatch
     boolean continues;
     boolean answered;
     boolean sent;
+    /** When it was last offered ({@link System#nanoTime()}): a late answer has it sent again. */
+    long sentAtNanos;
     private byte[] types = new byte[64];
     long[] requestIds = new long[64];
     private long[] campaignIds = new long[64];

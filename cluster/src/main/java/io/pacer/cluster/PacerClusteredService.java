@@ -50,6 +50,8 @@ public final class PacerClusteredService implements ClusteredService
     /** The tick timer's correlation id: the only timer. */
     static final long TICK_TIMER = 1;
     private static final int SNAPSHOT_CHUNK = 32 * 1024;
+    /** Tries at sending one batch's answers before leaving it to the node's resend. */
+    private static final int OFFER_ATTEMPTS = 3;
 
     private final PacerState state;
     private final long tickIntervalMillis;
@@ -69,6 +71,7 @@ public final class PacerClusteredService implements ClusteredService
     private volatile long duplicateBatches;
     private volatile long appliedBatches;
     private volatile long snapshotsLoaded;
+    private volatile long unsentAnswers;
 
     /** An admin command to complete from the state once {@code origin}'s batch {@code minSeq} is applied. */
     private record LocalRead(AdminCommand command, int origin, long minSeq)
@@ -153,19 +156,29 @@ public final class PacerClusteredService implements ClusteredService
         ensureTimer(timestamp);
     }
 
-    /** Offers an answer to its session; a follower's session takes it without sending. */
+    /**
+     * Offers an answer to its session; a follower's session takes it without sending. A few tries
+     * only: one slow or cut-off node must not hold up every node's answers on this one thread. An
+     * answer not sent is not lost: its node sends the batch again when the answer is late, and
+     * gets it from the window.
+     */
     private void offer(final ClientSession session, final int length)
     {
-        while (true)
+        for (int attempt = 0; attempt < OFFER_ATTEMPTS; attempt++)
         {
             final long result = session.offer(out, 0, length);
-            if (result > 0 || result == Publication.CLOSED || result == Publication.NOT_CONNECTED ||
-                result == Publication.MAX_POSITION_EXCEEDED)
+            if (result > 0)
             {
                 return;
             }
+            if (result == Publication.CLOSED || result == Publication.NOT_CONNECTED ||
+                result == Publication.MAX_POSITION_EXCEEDED)
+            {
+                break;
+            }
             cluster.idleStrategy().idle();
         }
+        unsentAnswers++;
     }
 
     private void ensureTimer(final long timestamp)
@@ -209,15 +222,22 @@ public final class PacerClusteredService implements ClusteredService
         }
         final byte[] all = bytes.toByteArray();
         final UnsafeBuffer source = new UnsafeBuffer(all);
+        // a message is at most an eighth of the term: small terms take smaller chunks
+        final int chunk = Math.min(SNAPSHOT_CHUNK, snapshotPublication.maxMessageLength() - 64);
         int position = 0;
         do
         {
-            final int size = Math.min(SNAPSHOT_CHUNK, all.length - position);
+            final int size = Math.min(chunk, all.length - position);
             final boolean last = position + size == all.length;
             chunkEncoder.wrapAndApplyHeader(out, 0, headerEncoder).last((short)(last ? 1 : 0)).putBytes(source, position, size);
             final int length = MessageHeaderEncoder.ENCODED_LENGTH + chunkEncoder.encodedLength();
-            while (snapshotPublication.offer(out, 0, length) < 0)
+            long result;
+            while ((result = snapshotPublication.offer(out, 0, length)) < 0)
             {
+                if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED)
+                {
+                    throw new IllegalStateException("the snapshot publication closed while the snapshot was written");
+                }
                 cluster.idleStrategy().idle();
             }
             position += size;
@@ -355,6 +375,12 @@ public final class PacerClusteredService implements ClusteredService
     public long snapshotsLoaded()
     {
         return snapshotsLoaded;
+    }
+
+    /** Answers not sent (a node's session back-pressured or gone): its node resends and gets them then. */
+    public long unsentAnswers()
+    {
+        return unsentAnswers;
     }
 
     /** Batches decided. */

@@ -40,7 +40,8 @@ public final class PacerState
     private final ShardRouter router;
     private final List<PacingShard> shards;
     private final Int2ObjectHashMap<AnswerWindow> windows = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<List<CampaignDefinition>> partialBatches = new Int2ObjectHashMap<>();
+    /** Per origin, the campaign batch it is still sending in parts, and the number of its last part. */
+    private final Int2ObjectHashMap<PartialBatch> partialBatches = new Int2ObjectHashMap<>();
     private final DirectBufferDataInput definitionInput = new DirectBufferDataInput(new UnsafeBuffer(new byte[0]));
     private final UnsafeBuffer definitionBytes = new UnsafeBuffer(new byte[0]);
     private final List<CampaignDefinition> definitions = new ArrayList<>();
@@ -53,7 +54,15 @@ public final class PacerState
     private boolean duplicate;
     /** Records handed to the recorder so far: the next one's sequence. */
     private long records;
+    private long abandonedParts;
     private Recorder recorder = Recorder.NONE;
+
+    /** A campaign batch arriving in parts: what has come, and the batch number of its last part. */
+    private static final class PartialBatch
+    {
+        final List<CampaignDefinition> definitions = new ArrayList<>();
+        long lastPart;
+    }
 
     public PacerState(final int shardCount, final PacingPolicy policy)
     {
@@ -100,6 +109,7 @@ public final class PacerState
         final boolean continues = batch.continues() != 0;
         final int count = readEvents(batch);
         readDefinitions(batch);
+        dropAbandonedPart(origin, seq, count);
         int nextDefinition = 0;
         for (int i = 0; i < count; i++)
         {
@@ -126,7 +136,7 @@ public final class PacerState
                     final int n = definitionCounts[i];
                     final List<CampaignDefinition> part = definitions.subList(nextDefinition, nextDefinition + n);
                     nextDefinition += n;
-                    batchPart(origin, part, continues && i == count - 1, nowMillis);
+                    batchPart(origin, seq, part, continues && i == count - 1, nowMillis);
                 }
                 default -> throw new IllegalArgumentException("event type " + type + " is not logged");
             }
@@ -148,25 +158,48 @@ public final class PacerState
      * A campaign batch, or one part of it: the definitions wait until the last part, so that no bid
      * sees some of a batch applied and others not.
      */
-    private void batchPart(final int origin, final List<CampaignDefinition> part, final boolean more, final long nowMillis)
+    private void batchPart(
+        final int origin, final long seq, final List<CampaignDefinition> part, final boolean more, final long nowMillis)
     {
-        List<CampaignDefinition> pending = partialBatches.get(origin);
+        PartialBatch pending = partialBatches.get(origin);
         if (more)
         {
             if (pending == null)
             {
-                pending = new ArrayList<>();
+                pending = new PartialBatch();
                 partialBatches.put(origin, pending);
             }
-            pending.addAll(part);
+            pending.definitions.addAll(part);
+            pending.lastPart = seq;
             return;
         }
         if (pending != null)
         {
             partialBatches.remove(origin);
-            applyAll(pending, nowMillis);
+            applyAll(pending.definitions, nowMillis);
         }
         applyAll(part, nowMillis);
+    }
+
+    /**
+     * A batch's next part is the origin's very next batch and starts with it; anything else means
+     * the node stopped mid-batch (a crash: its next life numbers its batches higher), and the
+     * parts that came are dropped, never applied with a later batch.
+     */
+    private void dropAbandonedPart(final int origin, final long seq, final int count)
+    {
+        final PartialBatch pending = partialBatches.get(origin);
+        if (pending != null && (seq != pending.lastPart + 1 || count == 0 || TYPES[types[0]] != EventType.CAMPAIGN_BATCH))
+        {
+            partialBatches.remove(origin);
+            abandonedParts++;
+        }
+    }
+
+    /** Campaign batches whose node stopped sending them midway, dropped whole. */
+    public long abandonedParts()
+    {
+        return abandonedParts;
     }
 
     private void applyAll(final List<CampaignDefinition> batch, final long nowMillis)
@@ -296,8 +329,12 @@ public final class PacerState
     public void writeTo(final DataOutput out) throws IOException
     {
         out.writeInt(shards.size());
+        out.writeLong(policy.reservationTtlMillis());
+        out.writeLong(policy.replanIntervalMillis());
+        out.writeLong(policy.noticeDedupeWindowMillis());
         out.writeLong(timerDeadline);
         out.writeLong(records);
+        out.writeLong(abandonedParts);
         for (int i = 0; i < shards.size(); i++)
         {
             shards.get(i).snapshotTo(out);
@@ -313,10 +350,11 @@ public final class PacerState
         out.writeInt(partial.length);
         for (final int origin : partial)
         {
-            final List<CampaignDefinition> pending = partialBatches.get(origin);
+            final PartialBatch pending = partialBatches.get(origin);
             out.writeInt(origin);
-            out.writeInt(pending.size());
-            for (final CampaignDefinition definition : pending)
+            out.writeLong(pending.lastPart);
+            out.writeInt(pending.definitions.size());
+            for (final CampaignDefinition definition : pending.definitions)
             {
                 definition.write(out);
             }
@@ -332,8 +370,19 @@ public final class PacerState
             throw new IllegalStateException("the snapshot has " + shardCount + " shards; pacer.pipeline.shards is " +
                 shards.size() + " (it must not change while a cluster's log lives)");
         }
+        final long ttl = in.readLong();
+        final long replan = in.readLong();
+        final long dedupe = in.readLong();
+        if (ttl != policy.reservationTtlMillis() || replan != policy.replanIntervalMillis() ||
+            dedupe != policy.noticeDedupeWindowMillis())
+        {
+            throw new IllegalStateException("the snapshot was taken with reservation-ttl " + ttl + " ms, replan-interval " +
+                replan + " ms, notice-dedupe-window " + dedupe + " ms; this member has " + policy +
+                ": pacer.pacing.* must be the same on every member");
+        }
         timerDeadline = in.readLong();
         records = in.readLong();
+        abandonedParts = in.readLong();
         for (int i = 0; i < shardCount; i++)
         {
             shards.get(i).restoreFrom(in);
@@ -350,11 +399,11 @@ public final class PacerState
         for (int i = 0, n = in.readInt(); i < n; i++)
         {
             final int origin = in.readInt();
-            final int size = in.readInt();
-            final List<CampaignDefinition> pending = new ArrayList<>(size);
-            for (int j = 0; j < size; j++)
+            final PartialBatch pending = new PartialBatch();
+            pending.lastPart = in.readLong();
+            for (int j = 0, size = in.readInt(); j < size; j++)
             {
-                pending.add(CampaignDefinition.read(in));
+                pending.definitions.add(CampaignDefinition.read(in));
             }
             partialBatches.put(origin, pending);
         }

@@ -139,6 +139,29 @@ class PacerStateTest
     }
 
     @Test
+    void shouldDropTheFirstPartsOfACampaignBatchWhoseNodeStoppedSendingIt()
+    {
+        decide(state, NODE_A, new Batch(1).define(EventType.CAMPAIGN_BATCH, asap(1, 1_000)).continues(), T0);
+        // the node crashed; its next life numbers its batches far above, and sends a new batch
+        decide(state, NODE_A, new Batch(1L << 40).define(EventType.CAMPAIGN_BATCH, asap(2, 1_000)), T0);
+        assertThat(decide(state, NODE_B, new Batch(1).bid(1, 1, 1_000).bid(2, 2, 1_000), T0))
+            .containsExactly(Reason.UNKNOWN_CAMPAIGN, Reason.NONE);
+        assertThat(state.abandonedParts()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseASnapshotTakenWithOtherPacingParameters() throws IOException
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        state.writeTo(new DataOutputStream(bytes));
+        final PacerState other = new PacerState(2, new PacingPolicy(io.pacer.units.Units.durationMillis(5_000),
+            io.pacer.units.Units.durationMillis(1_000)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> other.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))))
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("must be the same on every member");
+    }
+
+    @Test
     void shouldDecideAfterARestoredSnapshotExactlyAsTheStateItWasTakenFrom() throws IOException
     {
         decide(state, NODE_A, new Batch(1).define(EventType.CAMPAIGN_UPDATE, asap(7, 500)), T0);

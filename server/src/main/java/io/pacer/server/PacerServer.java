@@ -93,7 +93,7 @@ public final class PacerServer implements AutoCloseable
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = !config.campaigns().watched() ? null :
             new CampaignsFileWatcher(config.campaigns().file(), config.campaigns().pollInterval(), pipeline,
-                journal.appliedCampaignsFile());
+                cluster == null ? journal.appliedCampaignsFile() : cluster.appliedCampaignsFile());
         if (metrics != null)
         {
             ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);

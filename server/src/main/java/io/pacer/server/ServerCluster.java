@@ -51,9 +51,26 @@ final class ServerCluster implements AutoCloseable
         };
     }
 
+    /**
+     * Where the campaigns watcher keeps the file as it last applied it, so that a node started
+     * again with the file unchanged does not apply it again over admin changes made since.
+     */
+    java.nio.file.Path appliedCampaignsFile()
+    {
+        return settings.dir().toPath().resolve("campaigns-file.applied.json");
+    }
+
     /** Starts this node's member; it finds the others in the background. */
     void launch()
     {
+        try
+        {
+            java.nio.file.Files.createDirectories(settings.dir().toPath());
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException("cannot create " + settings.dir(), ex);
+        }
         node = ClusterNode.launch(settings, service);
         if (!snapshotInterval.isZero())
         {
@@ -110,6 +127,12 @@ final class ServerCluster implements AutoCloseable
             null, () -> ingress == null ? 0 : ingress.resentBatches());
         metrics.counter("pacer.cluster.batches.duplicate",
             "Resent batches this member answered from its window instead of deciding again", null, service::duplicateBatches);
+        metrics.counter("pacer.cluster.answers.late",
+            "Times an answer was so late that this node sent every unanswered batch again", null,
+            () -> ingress == null ? 0 : ingress.lateResends());
+        metrics.counter("pacer.cluster.answers.unsent",
+            "Answers this member, leading, could not send to a back-pressured or gone node (it resends)", null,
+            service::unsentAnswers);
         metrics.counter("pacer.cluster.snapshots", "Snapshots this member has taken", null,
             () -> node == null ? 0 : node.snapshots());
         metrics.gauge("pacer.cluster.batches.in.flight", "Batches this node has sent and not yet had answered", null,
@@ -128,6 +151,10 @@ final class ServerCluster implements AutoCloseable
         if (member != null)
         {
             member.close();
+        }
+        else if (service.journal() != null)
+        {
+            service.journal().close();
         }
     }
 }

@@ -41,7 +41,10 @@ class ClusterModeIntegrationTest
     @AfterAll
     static void stopCluster() throws Exception
     {
-        cluster.close();
+        if (cluster != null)
+        {
+            cluster.close();
+        }
     }
 
     @Test

@@ -32,7 +32,8 @@ class ClusterScaleOutIntegrationTest
     @BeforeAll
     static void startClusters() throws Exception
     {
-        final Map<String, Object> shortReservations = Map.of("pacer.pacing.reservation-ttl", "1s");
+        // the source's open reservations expire within the test, but not before the move reads them
+        final Map<String, Object> shortReservations = Map.of("pacer.pacing.reservation-ttl", "4s");
         even = TestCluster.start(shortReservations, asap(2, 1_000_000), asap(MOVED, BUDGET));
         odd = TestCluster.start(shortReservations, asap(1, 1_000_000), asap(3, 1_000_000));
     }
@@ -40,8 +41,13 @@ class ClusterScaleOutIntegrationTest
     @AfterAll
     static void stopClusters() throws Exception
     {
-        even.close();
-        odd.close();
+        for (final TestCluster cluster : new TestCluster[] {even, odd})
+        {
+            if (cluster != null)
+            {
+                cluster.close();
+            }
+        }
     }
 
     /** The gateway's node list, cluster by cluster, as a client library holds it. */
@@ -103,7 +109,8 @@ class ClusterScaleOutIntegrationTest
             .isEqualTo(200);
         final JsonNode cut = source.campaign(MOVED);
         final long committed = cut.get("spentMicros").asLong() + cut.get("reservedMicros").asLong();
-        assertThat(committed).isEqualTo(200);
+        assertThat(cut.get("spentMicros").asLong()).isEqualTo(100);
+        assertThat(committed).as("10 won, 10 lost, up to 10 still reserved").isBetween(100L, 200L);
         // 2. the target takes it with the rest of the budget, and gateways route it there
         final PartitionMap after = PartitionMap.clusters(TestCluster.SIZE, id -> id == MOVED ? 1 : byId.applyAsInt(id));
         final TestPacer target = route(after, MOVED);
@@ -117,7 +124,7 @@ class ClusterScaleOutIntegrationTest
             }
             client.send();
             // 3. once the source's reservations have expired, its unspent commitment is handed over
-            eventually(Duration.ofSeconds(10), () -> source.campaign(MOVED).get("reservedMicros").asLong() == 0);
+            eventually(Duration.ofSeconds(20), () -> source.campaign(MOVED).get("reservedMicros").asLong() == 0);
             final long sourceSpent = source.campaign(MOVED).get("spentMicros").asLong();
             assertThat(sourceSpent).isEqualTo(100);
             assertThat(target.put("/campaigns/" + MOVED, asap(MOVED, BUDGET - sourceSpent)).statusCode()).isEqualTo(200);

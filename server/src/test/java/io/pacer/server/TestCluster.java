@@ -29,11 +29,12 @@ final class TestCluster implements AutoCloseable
 
     /** Port blocks handed out in this JVM: two clusters at once never share one. */
     private static final java.util.concurrent.atomic.AtomicInteger NEXT_BLOCK =
-        new java.util.concurrent.atomic.AtomicInteger(ThreadLocalRandom.current().nextInt(1_000));
+        new java.util.concurrent.atomic.AtomicInteger(ThreadLocalRandom.current().nextInt(400));
 
     private TestCluster(final Map<String, Object> extra, final String... campaigns) throws Exception
     {
-        final int portBase = 20_000 + 10 * SIZE * (NEXT_BLOCK.getAndIncrement() % 1_000);
+        // below Linux's ephemeral range (32768-60999), where Aeron's host:0 endpoints take their ports
+        final int portBase = 20_000 + 10 * SIZE * (NEXT_BLOCK.getAndIncrement() % 400);
         final String tag = ProcessHandle.current().pid() + "-" + portBase;
         for (int i = 0; i < SIZE; i++)
         {
@@ -44,13 +45,17 @@ final class TestCluster implements AutoCloseable
             node.put("pacer.cluster.port-base", portBase);
             node.put("pacer.cluster.aeron-dir", shm().resolve("pacer-it-" + tag + "-" + i).toString());
             node.put("pacer.pipeline.tick-interval", "20ms");
+            // small terms: six drivers may share /dev/shm (a container's is 64 MB by default)
+            node.put("pacer.cluster.term-length", "256KiB");
+            // a GC or JIT stall on a shared 2-core box must not look like a dead leader
+            node.put("pacer.cluster.leader-heartbeat-timeout", "3s");
             node.putAll(extra);
             overrides.add(node);
         }
         final ExecutorService starts = Executors.newFixedThreadPool(SIZE);
+        final List<Future<TestPacer>> started = new ArrayList<>();
         try
         {
-            final List<Future<TestPacer>> started = new ArrayList<>();
             for (int i = 0; i < SIZE; i++)
             {
                 final int member = i;
@@ -61,12 +66,33 @@ final class TestCluster implements AutoCloseable
                 nodes[i] = started.get(i).get(60, TimeUnit.SECONDS);
                 homes[i] = nodes[i].home;
             }
+            TestPacer.eventually(Duration.ofSeconds(30), () -> leader() >= 0);
+        }
+        catch (final Exception | Error ex)
+        {
+            // nothing started may outlive a failed start: its agents would starve every later test
+            for (int i = 0; i < started.size(); i++)
+            {
+                if (nodes[i] == null)
+                {
+                    try
+                    {
+                        nodes[i] = started.get(i).get(60, TimeUnit.SECONDS);
+                        homes[i] = nodes[i].home;
+                    }
+                    catch (final Exception notStarted)
+                    {
+                        ex.addSuppressed(notStarted);
+                    }
+                }
+            }
+            close();
+            throw ex;
         }
         finally
         {
-            starts.shutdownNow();
+            starts.shutdown();
         }
-        TestPacer.eventually(Duration.ofSeconds(30), () -> leader() >= 0);
     }
 
     private static Path shm()
@@ -151,7 +177,10 @@ final class TestCluster implements AutoCloseable
         }
         for (int i = 0; i < SIZE; i++)
         {
-            TestPacer.deleteTree(homes[i]);
+            if (homes[i] != null)
+            {
+                TestPacer.deleteTree(homes[i]);
+            }
             // a driver stopped hard leaves its directory behind
             TestPacer.deleteTree(Path.of((String)overrides.get(i).get("pacer.cluster.aeron-dir")));
         }
