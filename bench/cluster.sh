@@ -4,7 +4,7 @@
 # JVMs (conf/cluster's layout, on loopback), each measured with the same load through one node's
 # gateway (a follower's, in the cluster): closed loop C x W, then open loop at RATE/s. Then, once
 # per run, a failover: open loop at FAILOVER_RATE/s through a follower, the leader's JVM killed
-# (SIGKILL) after 3 s; the time until another node's /health says leader is measured by polling.
+# (SIGKILL) after 4 s; the time until another node's /health says leader is measured by polling.
 #   RUNS=3 DURATION=8s bench/cluster.sh          (uses server/target/pacer.jar; builds it if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,7 +84,7 @@ for r in $(seq 1 "$RUNS"); do
     stop_all
   done
 
-  log "run $r: failover, open loop $FAILOVER_RATE/s through a follower, the leader killed with SIGKILL after 3 s"
+  log "run $r: failover, open loop $FAILOVER_RATE/s through a follower, the leader killed with SIGKILL after 4 s"
   start_cluster
   f=$(follower); l=$(leader)
   java $OPENS -jar "$JAR" loadtest --port $((19400 + 10 * f)) -c 4 --rate "$FAILOVER_RATE" -d 10s --warmup 1s --json \

@@ -9,6 +9,7 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.server.audit.AuditReport;
+import io.pacer.server.audit.ClusterLogCheck;
 import io.pacer.server.audit.CsvExport;
 import io.pacer.server.audit.Explainer;
 import io.pacer.server.audit.PointInTime;
@@ -54,8 +55,15 @@ final class ReplayCommand implements Callable<Integer>
     static final int CORRUPT = 4;
     private static final int USAGE = 2;
 
-    @Option(names = "--journal", required = true, paramLabel = "DIR", description = "The journal directory.")
+    @Option(names = "--journal", paramLabel = "DIR",
+        description = "The journal directory (a single node's pacer.journal.dir, or a cluster member's DIR/journal).")
     Path journal;
+
+    @Option(names = "--cluster-dir", paramLabel = "DIR",
+        description = "Instead of --journal: a stopped cluster member's pacer.cluster.dir. Its recorded log is decided "
+            + "again from the start and projected into a journal, which is audited as a journal is; the member's own "
+            + "journal is compared with that projection (exit 3 if they differ).")
+    Path clusterDir;
 
     @Option(names = "--campaign", paramLabel = "ID", description = "Audit and print only this campaign.")
     String campaign;
@@ -106,6 +114,59 @@ final class ReplayCommand implements Callable<Integer>
 
     @Override
     public Integer call()
+    {
+        if (clusterDir == null)
+        {
+            return audit();
+        }
+        if (journal != null)
+        {
+            System.err.println("pacer replay: give --journal or --cluster-dir, not both");
+            return USAGE;
+        }
+        if (!Files.isDirectory(clusterDir.resolve("consensus")))
+        {
+            System.err.println("pacer replay: no cluster member in " + clusterDir + " (no consensus directory)");
+            return USAGE;
+        }
+        Path projected = null;
+        try
+        {
+            projected = Files.createTempDirectory("pacer-cluster-log");
+            final boolean agrees = ClusterLogCheck.project(clusterDir, projected, System.err);
+            journal = projected;
+            final int audited = audit();
+            return agrees ? audited : MISMATCH;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            System.err.println("pacer replay: " + ex.getMessage());
+            return 1;
+        }
+        finally
+        {
+            deleteQuietly(projected);
+        }
+    }
+
+    private static void deleteQuietly(final Path dir)
+    {
+        if (dir == null)
+        {
+            return;
+        }
+        try (var files = Files.walk(dir))
+        {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("pacer replay: could not remove " + dir + ": " + ex);
+        }
+    }
+
+    /** The audit of {@link #journal}, or its question. */
+    private int audit()
     {
         final String usage = usage();
         if (usage != null)
@@ -228,6 +289,10 @@ final class ReplayCommand implements Callable<Integer>
     /** What is wrong with the options, or null. */
     private String usage()
     {
+        if (journal == null)
+        {
+            return "give --journal DIR (or --cluster-dir DIR)";
+        }
         if (!Files.isDirectory(journal))
         {
             return "no such journal directory: " + journal;

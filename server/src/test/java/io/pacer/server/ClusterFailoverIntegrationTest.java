@@ -111,6 +111,15 @@ class ClusterFailoverIntegrationTest
         assertThat(replayed.mismatches()).isZero();
         assertThat(replayed.state(CAMPAIGN).bids()).isEqualTo(traffic.bids);
         assertThat(replayed.state(CAMPAIGN).wins()).isEqualTo(traffic.wins);
+        // and the member's recorded log, read from its archive, decides the same again: its journal
+        // equals the log's projection, and the projection audits with 0 mismatches
+        final JournalIntegrationTest.Run fromLog = JournalIntegrationTest.cli("replay", "--cluster-dir",
+            journal.getParent().toString(), "--campaign", Long.toString(CAMPAIGN), "--format", "json");
+        assertThat(fromLog.exitCode()).as(fromLog.out() + fromLog.err()).isZero();
+        assertThat(fromLog.err()).contains("equals its log's projection");
+        final JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(fromLog.out());
+        assertThat(report.get("mismatches").asLong()).isZero();
+        assertThat(fromLog.out()).contains("\"bids\":" + traffic.bids, "\"wins\":" + traffic.wins);
     }
 
     private static boolean settled(final JsonNode state, final Traffic traffic)
@@ -158,6 +167,12 @@ class ClusterFailoverIntegrationTest
         {
             assertThat(client.ask(1_000, CAMPAIGN, BID_CPM)).isEqualTo("BID 1000");
         }
+        // its log, across the crash, the snapshot and the catch-up, still audits against its journal
+        final java.nio.file.Path memberDir = restarted.home.resolve("data/cluster");
+        cluster.stop(follower, false);
+        final JournalIntegrationTest.Run fromLog = JournalIntegrationTest.cli("replay", "--cluster-dir", memberDir.toString());
+        assertThat(fromLog.exitCode()).as(fromLog.out() + fromLog.err()).isZero();
+        assertThat(fromLog.err()).contains("equals its log's projection");
     }
 
     /** One gateway pipelining windows of bids and settling every BID with a win or a loss, until stopped. */
