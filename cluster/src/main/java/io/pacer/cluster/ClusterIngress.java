@@ -122,10 +122,39 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         }
         // a message may be an eighth of a term; leave room for Aeron's session header
         this.messageBudget = Math.min(settings.termLength() / 8, 1 << 20) - 1024;
-        // above anything a previous life of this node sent: milliseconds since the epoch, 2^20 batches each
-        this.nextSeq = System.currentTimeMillis() << 20;
+        this.nextSeq = firstBatch(settings);
         this.headSeq = nextSeq;
         this.sendSeq = nextSeq;
+    }
+
+    /**
+     * The number of this life's first batch: above anything a previous life of this node sent, or
+     * the members would take its batches for resends. Milliseconds since the epoch with 2^20
+     * batches each, and, in case the clock stepped back across a restart, at least 2^40 above the
+     * previous life's first (kept beside the member's directories).
+     */
+    static long firstBatch(final ClusterSettings settings)
+    {
+        final java.nio.file.Path file = settings.dir().toPath().resolve("node-batches.first");
+        long previous = 0;
+        try
+        {
+            if (java.nio.file.Files.exists(file))
+            {
+                previous = Long.parseLong(java.nio.file.Files.readString(file).trim());
+            }
+            final long first = Math.max(System.currentTimeMillis() << 20, previous + (1L << 40));
+            java.nio.file.Files.createDirectories(file.getParent());
+            final java.nio.file.Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(temp, Long.toString(first));
+            java.nio.file.Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return first;
+        }
+        catch (final java.io.IOException | NumberFormatException ex)
+        {
+            throw new IllegalStateException("cannot keep this node's batch numbers in " + file + ": " + ex, ex);
+        }
     }
 
     @Override
