@@ -211,6 +211,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
                 LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
                     headSeq, TimeUnit.NANOSECONDS.toMillis(nowNanos - head.sentAtNanos), nextSeq - headSeq);
                 lateResends++;
+                // once per timeout, even while the offers fail (no leader yet)
+                head.sentAtNanos = nowNanos;
                 resendAll();
                 return 1;
             }
