@@ -87,6 +87,8 @@ public final class ClusterNode implements AutoCloseable
             .threadingMode(settings.dedicatedThreads() ? ArchiveThreadingMode.DEDICATED : ArchiveThreadingMode.SHARED)
             .idleStrategySupplier(idle)
             .segmentFileLength(settings.segmentLength())
+            .fileSyncLevel(settings.fileSyncLevel())
+            .catalogFileSyncLevel(settings.fileSyncLevel())
             .errorHandler(errors);
 
         final AeronArchive.Context localArchive = new AeronArchive.Context()
@@ -110,6 +112,7 @@ public final class ClusterNode implements AutoCloseable
             .leaderHeartbeatIntervalNs(settings.nanos(settings.leaderHeartbeatIntervalMs()))
             .electionTimeoutNs(settings.nanos(settings.electionTimeoutMs()))
             .sessionTimeoutNs(settings.nanos(settings.sessionTimeoutMs()))
+            .fileSyncLevel(settings.fileSyncLevel())
             .idleStrategySupplier(idle)
             .errorHandler(errors);
 

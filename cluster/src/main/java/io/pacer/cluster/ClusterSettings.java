@@ -28,11 +28,16 @@ import java.util.concurrent.TimeUnit;
  *                                  small host), {@code yielding}, or {@code busy-spin} (pinned cores only)
  * @param dedicatedThreads          the media driver and the archive with a thread per role (sender,
  *                                  receiver, conductor; recorder, replayer) instead of one shared agent each
+ * @param fileSyncLevel             0: the log is written, not forced (a commit means a majority's page
+ *                                  cache holds it); 1: the archive forces the log's data before a member
+ *                                  counts it as appended (a commit means a majority's disks hold it);
+ *                                  2: data and file metadata
  */
 public record ClusterSettings(
     int memberId, List<String> hosts, int portBase, File dir, String aeronDir,
     long leaderHeartbeatTimeoutMs, long leaderHeartbeatIntervalMs, long electionTimeoutMs, long sessionTimeoutMs,
-    int termLength, int segmentLength, long tickIntervalMillis, String idleStrategy, boolean dedicatedThreads)
+    int termLength, int segmentLength, long tickIntervalMillis, String idleStrategy, boolean dedicatedThreads,
+    int fileSyncLevel)
 {
     /** The names {@link #idleStrategy} accepts. */
     public static final java.util.List<String> IDLE_STRATEGIES = java.util.List.of("backoff", "yielding", "busy-spin");
@@ -79,6 +84,10 @@ public record ClusterSettings(
         if (tickIntervalMillis <= 0)
         {
             throw new IllegalArgumentException("tick interval must be > 0");
+        }
+        if (fileSyncLevel < 0 || fileSyncLevel > 2)
+        {
+            throw new IllegalArgumentException("file-sync-level must be 0, 1 or 2, was " + fileSyncLevel);
         }
         if (!IDLE_STRATEGIES.contains(idleStrategy))
         {

@@ -15,7 +15,7 @@ class ClusterIngressTest
     private static ClusterSettings settings(final Path dir)
     {
         return new ClusterSettings(0, List.of("127.0.0.1"), 20_000, dir.toFile(), dir.resolve("aeron").toString(),
-            1_000, 100, 500, 10_000, 1 << 20, 16 << 20, 100, "backoff", false);
+            1_000, 100, 500, 10_000, 1 << 20, 16 << 20, 100, "backoff", false, 0);
     }
 
     @Test

@@ -33,7 +33,9 @@ class ClusterScaleOutIntegrationTest
     static void startClusters() throws Exception
     {
         // the source's open reservations expire within the test, but not before the move reads them
-        final Map<String, Object> shortReservations = Map.of("pacer.pacing.reservation-ttl", "4s");
+        // and logs forced to disk before they count (file-sync-level 1), which must change no answer
+        final Map<String, Object> shortReservations = Map.of("pacer.pacing.reservation-ttl", "4s",
+            "pacer.cluster.file-sync-level", 1);
         even = TestCluster.start(shortReservations, asap(2, 1_000_000), asap(MOVED, BUDGET));
         odd = TestCluster.start(shortReservations, asap(1, 1_000_000), asap(3, 1_000_000));
     }

@@ -26,13 +26,14 @@ import java.util.List;
  * @param snapshotInterval        how often the leader has every member snapshot; zero: never by itself
  * @param idleStrategy            how the member's agents wait: backoff, yielding or busy-spin
  * @param threading               shared or dedicated: the media driver's and archive's threads
+ * @param fileSyncLevel           0, 1 or 2: whether the archive forces the log before it counts as appended
  */
 @Immutable
 public record ClusterConfig(
     boolean enabled, int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
     String aeronDir, Duration leaderHeartbeatTimeout, Duration leaderHeartbeatInterval, Duration electionTimeout,
     Duration sessionTimeout, long termLength, long segmentLength, Duration snapshotInterval, String idleStrategy,
-    String threading)
+    String threading, int fileSyncLevel)
 {
     static final String PREFIX = "pacer.cluster.";
 
@@ -55,6 +56,7 @@ public record ClusterConfig(
                 throw new InvalidConfigException(PREFIX + "idle-strategy",
                     "must be one of " + ClusterSettings.IDLE_STRATEGIES + ", was \"" + idleStrategy + "\"");
             }
+            Check.range(PREFIX + "file-sync-level", fileSyncLevel, 0, 2);
             if (!"shared".equals(threading) && !"dedicated".equals(threading))
             {
                 throw new InvalidConfigException(PREFIX + "threading", "must be shared or dedicated, was \"" + threading + "\"");
@@ -87,7 +89,8 @@ public record ClusterConfig(
             in.bytes(PREFIX + "segment-length"),
             in.duration(PREFIX + "snapshot-interval"),
             in.string(PREFIX + "idle-strategy"),
-            in.string(PREFIX + "threading"));
+            in.string(PREFIX + "threading"),
+            in.integer(PREFIX + "file-sync-level"));
     }
 
     /** The cluster module's settings, ticking every {@code tickIntervalMillis}. */
@@ -99,7 +102,7 @@ public record ClusterConfig(
             return new ClusterSettings(memberId, members, portBase, dir.toFile(), driverDir,
                 leaderHeartbeatTimeout.toMillis(), leaderHeartbeatInterval.toMillis(), electionTimeout.toMillis(),
                 sessionTimeout.toMillis(), (int)termLength, (int)segmentLength, tickIntervalMillis, idleStrategy,
-                "dedicated".equals(threading));
+                "dedicated".equals(threading), fileSyncLevel);
         }
         catch (final IllegalArgumentException ex)
         {

@@ -132,6 +132,8 @@ class PacerConfigTest
             "pacer.cluster.idle-strategy: must be one of [backoff, yielding, busy-spin], was \"spin\"");
         assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.threading", "pinned"),
             "pacer.cluster.threading: must be shared or dedicated");
+        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.file-sync-level", 3),
+            "pacer.cluster.file-sync-level: must be between 0 and 2, was 3");
     }
 
     @Test
