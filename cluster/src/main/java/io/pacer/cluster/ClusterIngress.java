@@ -1,7 +1,6 @@
 package io.pacer.cluster;
 
 import com.lmax.disruptor.EventPoller;
-import io.aeron.Publication;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.logbuffer.Header;
@@ -52,14 +51,12 @@ import java.util.concurrent.locks.LockSupport;
 public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Handler<PacerEvent>, EgressListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterIngress.class);
-    private static final int CAPACITY = AnswerWindow.CAPACITY;
     /**
      * An answer this late is taken as lost (the leader's offer to this node's session found it
      * back-pressured or not yet connected, say) and every unanswered batch is sent again; a
      * batch decided already is answered from the window.
      */
     private static final long RESEND_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
-    private static final int MASK = CAPACITY - 1;
 
     private final ClusterSettings settings;
     private final int origin;
@@ -67,8 +64,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private final PacerClusteredService local;
     private final Replier.DecisionListener decisions;
     private final List<ShardView> shardViews;
-    private final OutBatch[] batches = new OutBatch[CAPACITY];
-    private final int messageBudget;
+    private final BatchWindow window;
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final AnswersDecoder answersDecoder = new AnswersDecoder();
     private final List<Responder> touched = new ArrayList<>();
@@ -76,13 +72,6 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private final DataOutputStream definitionOut = new DataOutputStream(definitionBytes);
     private final IdleStrategy idle;
     private byte[] reasons = new byte[1024];
-    /** The next batch's number; batches [headSeq, nextSeq) are in flight. */
-    private long nextSeq;
-    private long headSeq;
-    /** The next batch to send; a resend moves it back to the head. */
-    private long sendSeq;
-    /** The batch being filled, or null. */
-    private OutBatch open;
     private AeronCluster client;
     private AeronCluster.AsyncConnect connecting;
     private AgentRunner runner;
@@ -116,15 +105,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         this.idle = settings.newIdleStrategy();
         // an idle node's session must outlive session-timeout
         this.keepAliveNanos = TimeUnit.MILLISECONDS.toNanos(settings.sessionTimeoutMs()) / 3;
-        for (int i = 0; i < CAPACITY; i++)
-        {
-            batches[i] = new OutBatch();
-        }
         // a message may be an eighth of a term; leave room for Aeron's session header
-        this.messageBudget = Math.min(settings.termLength() / 8, 1 << 20) - 1024;
-        this.nextSeq = firstBatch(settings);
-        this.headSeq = nextSeq;
-        this.sendSeq = nextSeq;
+        this.window = new BatchWindow(origin, firstBatch(settings), Math.min(settings.termLength() / 8, 1 << 20) - 1024);
     }
 
     /**
@@ -188,34 +170,33 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             work += client.pollEgress();
             work += checkLateAndIdle(System.nanoTime());
         }
-        if (nextSeq - headSeq < CAPACITY - 1)
+        if (window.hasRoom())
         {
             final boolean polled = poller.poll(this) == EventPoller.PollState.PROCESSING;
             ringDrained = !polled;
             work += polled ? 1 : 0;
-            seal();
+            window.seal();
         }
         work += sendPending();
-        inFlight = (int)(nextSeq - headSeq);
+        inFlight = window.inFlight();
+        backPressured = window.backPressured();
+        resentBatches = window.resent();
         return work;
     }
 
     /** Sends every unanswered batch again if the oldest's answer is late; keeps an idle session alive. */
     private int checkLateAndIdle(final long nowNanos)
     {
-        if (headSeq < sendSeq)
+        final OutBatch late = window.lateHead(nowNanos, RESEND_AFTER_NANOS);
+        if (late != null)
         {
-            final OutBatch head = batches[(int)headSeq & MASK];
-            if (head.sent && nowNanos - head.sentAtNanos > RESEND_AFTER_NANOS)
-            {
-                LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
-                    headSeq, TimeUnit.NANOSECONDS.toMillis(nowNanos - head.sentAtNanos), nextSeq - headSeq);
-                lateResends++;
-                // once per timeout, even while the offers fail (no leader yet)
-                head.sentAtNanos = nowNanos;
-                resendAll();
-                return 1;
-            }
+            LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
+                late.seq, TimeUnit.NANOSECONDS.toMillis(nowNanos - late.sentAtNanos), window.inFlight());
+            lateResends++;
+            // once per timeout, even while the offers fail (no leader yet)
+            late.sentAtNanos = nowNanos;
+            window.resendAll();
+            return 1;
         }
         if (nowNanos - lastSendNanos > keepAliveNanos && client.sendKeepAlive())
         {
@@ -257,7 +238,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         connecting = null;
         connected = true;
         LOG.info("node {} connected to the cluster, leader {}", origin, client.leaderMemberId());
-        resendAll();
+        window.resendAll();
         return 1;
     }
 
@@ -275,15 +256,6 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             .idleStrategy(settings.newIdleStrategy());
     }
 
-    private void resendAll()
-    {
-        if (sendSeq != headSeq)
-        {
-            resentBatches += sendSeq - headSeq;
-        }
-        sendSeq = headSeq;
-    }
-
     // ---- ring to batches
 
     @Override
@@ -297,7 +269,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             event.release();
         }
-        return nextSeq - headSeq < CAPACITY - 1;
+        return window.hasRoom();
     }
 
     private void take(final PacerEvent event)
@@ -323,8 +295,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             }
             case CAMPAIGN_BATCH -> takeBatch(event.command(), event.ingressNanos());
             // after every write this node took before it (a PUT then a GET on one connection)
-            case STATE_QUERY -> local.read(event.command(), origin, readBarrier());
-            case END_OF_STREAM -> endOfStream(event.responder());
+            case STATE_QUERY -> local.read(event.command(), origin, window.readBarrier());
+            case END_OF_STREAM -> window.endOfStream(event.responder());
             case SNAPSHOT -> event.snapshotCommand().completeExceptionally(new UnsupportedOperationException(
                 "cluster mode: snapshots are the cluster's own (Aeron's ClusterTool snapshot)"));
             case TICK ->
@@ -344,10 +316,10 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         for (int d = 0, size = definitions.size(); d < size; d++)
         {
             final int length = encode(definitions.get(d));
-            if (batch.sizeWith(length) > messageBudget)
+            if (window.tooLarge(batch.sizeWith(length)))
             {
                 batch.continues = true;
-                seal();
+                window.seal();
                 batch = room(length);
                 i = batch.add(EventType.CAMPAIGN_BATCH, 0, 0, 0, nanos);
             }
@@ -370,50 +342,16 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         return definitionBytes.size();
     }
 
-    /** The batch a read taken now must wait for: the open one, else the newest in flight, else none. */
-    private long readBarrier()
-    {
-        if (open != null && open.count > 0)
-        {
-            return open.seq;
-        }
-        return nextSeq > headSeq ? nextSeq - 1 : 0;
-    }
-
-    private void endOfStream(final Responder responder)
-    {
-        if (open != null && open.count > 0)
-        {
-            open.endOfStreams.add(responder);
-        }
-        else if (nextSeq != headSeq)
-        {
-            batches[(int)(nextSeq - 1) & MASK].endOfStreams.add(responder);
-        }
-        else
-        {
-            responder.endOfStream();
-        }
-    }
-
-    /** The open batch, with room for an event and {@code definitionBytes}; seals and opens as needed. */
+    /** The open batch, with room for an event and {@code definitionBytes}; waits for answers if the window is full. */
     private OutBatch room(final int definitionBytes)
     {
-        if (open != null && (open.full() || open.sizeWith(definitionBytes) > messageBudget))
+        OutBatch batch;
+        while ((batch = window.room(definitionBytes)) == null)
         {
-            seal();
+            // a campaign batch larger than the window: wait for answers
+            pump();
         }
-        if (open == null)
-        {
-            while (nextSeq - headSeq >= CAPACITY - 1)
-            {
-                // a campaign batch larger than the window: wait for answers
-                pump();
-            }
-            open = batches[(int)nextSeq & MASK];
-            open.reset(nextSeq);
-        }
-        return open;
+        return batch;
     }
 
     private void pump()
@@ -436,49 +374,17 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         }
     }
 
-    /** Closes the open batch: it gets its number and waits to be sent. */
-    private void seal()
-    {
-        if (open == null)
-        {
-            return;
-        }
-        if (open.count == 0)
-        {
-            return;
-        }
-        open.encode(origin);
-        nextSeq++;
-        open = null;
-    }
-
     private int sendPending()
     {
         if (client == null || client.isClosed())
         {
             return 0;
         }
-        int sent = 0;
-        while (sendSeq < nextSeq)
+        final long now = System.nanoTime();
+        final int sent = window.send(client, now);
+        if (sent > 0)
         {
-            final OutBatch batch = batches[(int)sendSeq & MASK];
-            if (!batch.answered)
-            {
-                final long result = client.offer(batch.message(), 0, batch.messageLength());
-                if (result < 0)
-                {
-                    if (result == Publication.BACK_PRESSURED)
-                    {
-                        backPressured++;
-                    }
-                    break;
-                }
-                batch.sent = true;
-                batch.sentAtNanos = System.nanoTime();
-                lastSendNanos = batch.sentAtNanos;
-                sent++;
-            }
-            sendSeq++;
+            lastSendNanos = now;
         }
         return sent;
     }
@@ -495,33 +401,22 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             return;
         }
         answersDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
-        final long seq = answersDecoder.batchSeq();
-        if (answersDecoder.origin() != origin || seq < headSeq || seq >= nextSeq)
+        final OutBatch batch = answersDecoder.origin() != origin ? null :
+            window.awaiting(answersDecoder.batchSeq(), answersDecoder.reasonsLength());
+        if (batch == null)
         {
+            // another node's, or a second answer to a batch resent
             answersDecoder.skipReasons();
             return;
         }
-        final OutBatch batch = batches[(int)seq & MASK];
-        final int count = answersDecoder.reasonsLength();
-        if (batch.answered || batch.seq != seq || count != batch.count)
-        {
-            answersDecoder.skipReasons();
-            return;
-        }
+        final int count = batch.count;
         if (reasons.length < count)
         {
             reasons = new byte[Math.max(count, reasons.length * 2)];
         }
         answersDecoder.getReasons(reasons, 0, count);
         answer(batch);
-        while (headSeq < nextSeq && batches[(int)headSeq & MASK].answered)
-        {
-            headSeq++;
-        }
-        if (sendSeq < headSeq)
-        {
-            sendSeq = headSeq;
-        }
+        window.answered(batch);
     }
 
     private void answer(final OutBatch batch)
@@ -554,8 +449,6 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             batch.endOfStreams.get(i).endOfStream();
         }
-        batch.reset(batch.seq);
-        batch.answered = true;
     }
 
     @Override
@@ -564,8 +457,8 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     {
         leaderChanges++;
         LOG.info("node {}: new cluster leader {} (term {}); resending {} unanswered batch(es)", origin, leaderMemberId,
-            leadershipTermId, nextSeq - headSeq);
-        resendAll();
+            leadershipTermId, window.inFlight());
+        window.resendAll();
     }
 
     // ---- state and lifecycle
@@ -636,20 +529,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         CloseHelper.quietClose(client);
         connected = false;
         final IllegalStateException stopped = new IllegalStateException("the node stopped before the cluster answered");
-        for (long seq = headSeq; seq <= nextSeq; seq++)
-        {
-            final OutBatch batch = batches[(int)seq & MASK];
-            if (seq < nextSeq || batch == open)
-            {
-                for (int i = 0; i < batch.count; i++)
-                {
-                    if (batch.commands[i] != null)
-                    {
-                        batch.commands[i].completeExceptionally(stopped);
-                    }
-                }
-            }
-        }
+        window.failCommands(stopped);
         try
         {
             poller.poll((event, sequence, endOfBatch) ->
