@@ -31,6 +31,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -82,11 +83,11 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private volatile boolean stopping;
     private final long keepAliveNanos;
     private long lastSendNanos;
-    private volatile long lateResends;
+    private final AtomicLong lateResends = new AtomicLong();
     private volatile long backPressured;
     private volatile long resentBatches;
-    private volatile long reconnects;
-    private volatile long leaderChanges;
+    private final AtomicLong reconnects = new AtomicLong();
+    private final AtomicLong leaderChanges = new AtomicLong();
     private volatile int inFlight;
 
     /**
@@ -192,7 +193,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
                 late.seq, TimeUnit.NANOSECONDS.toMillis(nowNanos - late.sentAtNanos), window.inFlight());
-            lateResends++;
+            lateResends.lazySet(lateResends.get() + 1);
             // once per timeout, even while the offers fail (no leader yet)
             late.sentAtNanos = nowNanos;
             window.resendAll();
@@ -214,7 +215,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             CloseHelper.quietClose(client);
             client = null;
             connected = false;
-            reconnects++;
+            reconnects.lazySet(reconnects.get() + 1);
         }
         if (connecting == null)
         {
@@ -455,7 +456,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     public void onNewLeader(final long clusterSessionId, final long leadershipTermId, final int leaderMemberId,
         final String ingressEndpoints)
     {
-        leaderChanges++;
+        leaderChanges.lazySet(leaderChanges.get() + 1);
         LOG.info("node {}: new cluster leader {} (term {}); resending {} unanswered batch(es)", origin, leaderMemberId,
             leadershipTermId, window.inFlight());
         window.resendAll();
@@ -484,13 +485,13 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     /** Times the client was lost and connected again. */
     public long reconnects()
     {
-        return reconnects;
+        return reconnects.get();
     }
 
     /** New leaders this node's client has been told of. */
     public long leaderChanges()
     {
-        return leaderChanges;
+        return leaderChanges.get();
     }
 
     /** Batches sent or waiting, not yet answered. */
@@ -555,6 +556,6 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     /** Times an answer was so late that every unanswered batch was sent again. */
     public long lateResends()
     {
-        return lateResends;
+        return lateResends.get();
     }
 }

@@ -22,6 +22,8 @@ import java.nio.file.Path;
 public final class ClusterLogAudit
 {
     /**
+     * What the projection found in the log.
+     *
      * @param logBytes         the log's length
      * @param batches          node batches in it, decided
      * @param duplicateBatches resent batches in it, answered from the window
@@ -33,6 +35,8 @@ public final class ClusterLogAudit
     }
 
     /**
+     * The member's journal against the projection.
+     *
      * @param memberRecords    records in the member's journal
      * @param compared         records compared (the shorter of the two)
      * @param firstDifference  the sequence of the first record that differs, or -1
@@ -137,6 +141,7 @@ public final class ClusterLogAudit
         return prints;
     }
 
+    @SuppressWarnings("EnumOrdinal") // a hash within one run of one version, never stored
     private static long fingerprint(final JournalRecord record)
     {
         long h = record.sequence();

@@ -72,7 +72,12 @@ final class OutBatch
             moreDefinitionBytes + DEFINITION_OVERHEAD;
     }
 
-    /** Adds an event; returns its index. */
+    /**
+     * Adds an event; returns its index. The log carries its type as the {@link EventType}
+     * ordinal: every member of a cluster runs one version of the pacer (a rolling upgrade that
+     * reordered the enum would have to drain the log first).
+     */
+    @SuppressWarnings("EnumOrdinal")
     int add(final EventType type, final long requestId, final long campaignId, final long price, final long nanos)
     {
         if (count == types.length)

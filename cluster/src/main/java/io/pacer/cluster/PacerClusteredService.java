@@ -32,6 +32,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pacing state machine as an Aeron Cluster service: every member runs one, applies the
@@ -67,11 +68,11 @@ public final class PacerClusteredService implements ClusteredService
     private final ExpandableDirectByteBuffer out = new ExpandableDirectByteBuffer(1024);
     private Cluster cluster;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
-    private volatile long leadershipTerms;
-    private volatile long duplicateBatches;
-    private volatile long appliedBatches;
-    private volatile long snapshotsLoaded;
-    private volatile long unsentAnswers;
+    private final AtomicLong leadershipTerms = new AtomicLong();
+    private final AtomicLong duplicateBatches = new AtomicLong();
+    private final AtomicLong appliedBatches = new AtomicLong();
+    private final AtomicLong snapshotsLoaded = new AtomicLong();
+    private final AtomicLong unsentAnswers = new AtomicLong();
 
     /** An admin command to complete from the state once {@code origin}'s batch {@code minSeq} is applied. */
     private record LocalRead(AdminCommand command, int origin, long minSeq)
@@ -144,11 +145,11 @@ public final class PacerClusteredService implements ClusteredService
         }
         if (state.wasDuplicate())
         {
-            duplicateBatches++;
+            increment(duplicateBatches);
         }
         else
         {
-            appliedBatches++;
+            increment(appliedBatches);
         }
         answersEncoder.wrapAndApplyHeader(out, 0, headerEncoder).origin(origin).batchSeq(seq)
             .putReasons(reasons, 0, count);
@@ -178,7 +179,7 @@ public final class PacerClusteredService implements ClusteredService
             }
             cluster.idleStrategy().idle();
         }
-        unsentAnswers++;
+        increment(unsentAnswers);
     }
 
     private void ensureTimer(final long timestamp)
@@ -281,7 +282,7 @@ public final class PacerClusteredService implements ClusteredService
         {
             throw new UncheckedIOException(ex);
         }
-        snapshotsLoaded++;
+        increment(snapshotsLoaded);
         LOG.info("cluster snapshot loaded: {} bytes", bytes.size());
     }
 
@@ -297,7 +298,7 @@ public final class PacerClusteredService implements ClusteredService
         final long leadershipTermId, final long logPosition, final long timestamp, final long termBaseLogPosition,
         final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit, final int appVersion)
     {
-        leadershipTerms++;
+        increment(leadershipTerms);
     }
 
     @Override
@@ -353,6 +354,12 @@ public final class PacerClusteredService implements ClusteredService
         }
     }
 
+    /** One writer (the service thread): a release store, no read-modify-write. */
+    private static void increment(final AtomicLong counter)
+    {
+        counter.lazySet(counter.get() + 1);
+    }
+
     /** This member's role, as the service last heard it. */
     public Cluster.Role role()
     {
@@ -362,31 +369,31 @@ public final class PacerClusteredService implements ClusteredService
     /** New leadership terms this member's log has held (elections won by someone). */
     public long leadershipTerms()
     {
-        return leadershipTerms;
+        return leadershipTerms.get();
     }
 
     /** Resent batches answered from the window instead of decided again. */
     public long duplicateBatches()
     {
-        return duplicateBatches;
+        return duplicateBatches.get();
     }
 
     /** Snapshots this service started from (0 or 1). */
     public long snapshotsLoaded()
     {
-        return snapshotsLoaded;
+        return snapshotsLoaded.get();
     }
 
     /** Answers not sent (a node's session back-pressured or gone): its node resends and gets them then. */
     public long unsentAnswers()
     {
-        return unsentAnswers;
+        return unsentAnswers.get();
     }
 
     /** Batches decided. */
     public long appliedBatches()
     {
-        return appliedBatches;
+        return appliedBatches.get();
     }
 
     /** This member's audit journal, or null. */
