@@ -115,7 +115,7 @@ def med(xs):
     return statistics.median(xs) if xs else float('nan')
 for mode in ("single", "cluster"):
     closed = runs(f"{mode}-closed-*.json"); opened = runs(f"{mode}-open-*.json")
-    print(f"{mode:8} closed {C if False else ''}decisions/s median {med([c['throughputPerSecond'] for c in closed]):,.0f} "
+    print(f"{mode:8} closed decisions/s median {med([c['throughputPerSecond'] for c in closed]):,.0f} "
           f"runs {[c['throughputPerSecond'] for c in closed]}; "
           f"open p50 {med([o['latencyMicros']['p50'] for o in opened]):,.0f} us, p99 {med([o['latencyMicros']['p99'] for o in opened]):,.0f} us, "
           f"runs p99 {[round(o['latencyMicros']['p99']) for o in opened]}")

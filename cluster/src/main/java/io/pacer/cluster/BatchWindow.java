@@ -116,7 +116,6 @@ final class BatchWindow
                     }
                     break;
                 }
-                batch.sent = true;
                 batch.sentAtNanos = nowNanos;
                 sent++;
             }
@@ -135,10 +134,11 @@ final class BatchWindow
     /** The oldest unanswered batch if it was offered more than {@code lateNanos} ago, else null. */
     OutBatch lateHead(final long nowNanos, final long lateNanos)
     {
+        // below send, every unanswered batch has been offered since the last resend
         if (head < send)
         {
             final OutBatch oldest = batches[(int)head & MASK];
-            if (oldest.sent && nowNanos - oldest.sentAtNanos > lateNanos)
+            if (nowNanos - oldest.sentAtNanos > lateNanos)
             {
                 return oldest;
             }
@@ -154,7 +154,7 @@ final class BatchWindow
             return null;
         }
         final OutBatch batch = batches[(int)seq & MASK];
-        return batch.answered || batch.seq != seq || count != batch.count ? null : batch;
+        return batch.answered || count != batch.count ? null : batch;
     }
 
     /** {@code batch} has been answered: it is emptied, and the head moves past every answered batch. */
@@ -188,36 +188,27 @@ final class BatchWindow
      */
     void endOfStream(final Responder responder)
     {
-        if (open != null && open.count > 0)
+        final long last = readBarrier();
+        if (last == 0)
         {
-            open.endOfStreams.add(responder);
-        }
-        else if (next != head)
-        {
-            batches[(int)(next - 1) & MASK].endOfStreams.add(responder);
+            responder.endOfStream();
         }
         else
         {
-            responder.endOfStream();
+            batches[(int)last & MASK].endOfStreams.add(responder);
         }
     }
 
     /** Fails every admin command still waiting, open batch included (the node is stopping). */
     void failCommands(final Throwable why)
     {
-        for (long seq = head; seq <= next; seq++)
+        for (long seq = head; seq < next; seq++)
         {
-            final OutBatch batch = batches[(int)seq & MASK];
-            if (seq < next || batch == open)
-            {
-                for (int i = 0; i < batch.count; i++)
-                {
-                    if (batch.commands[i] != null)
-                    {
-                        batch.commands[i].completeExceptionally(why);
-                    }
-                }
-            }
+            batches[(int)seq & MASK].failCommands(why);
+        }
+        if (open != null)
+        {
+            open.failCommands(why);
         }
     }
 

@@ -17,6 +17,8 @@ import io.pacer.pipeline.ShardView;
 import io.pacer.wire.Reason;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.io.ExpandableDirectBufferOutputStream;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -24,7 +26,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,7 +70,9 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final AnswersDecoder answersDecoder = new AnswersDecoder();
     private final List<Responder> touched = new ArrayList<>();
-    private final ByteArrayOutputStream definitionBytes = new ByteArrayOutputStream(256);
+    /** One definition's bytes ({@code CampaignDefinition.write}), written in place, copied once into its batch. */
+    private final ExpandableDirectBufferOutputStream definitionBytes =
+        new ExpandableDirectBufferOutputStream(new ExpandableArrayBuffer(256));
     private final DataOutputStream definitionOut = new DataOutputStream(definitionBytes);
     private final IdleStrategy idle;
     private byte[] reasons = new byte[1024];
@@ -161,6 +164,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     @Override
     public int doWork() throws Exception
     {
+        final long nowNanos = System.nanoTime();
         int work = 0;
         if (client == null || client.isClosed())
         {
@@ -169,7 +173,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         else
         {
             work += client.pollEgress();
-            work += checkLateAndIdle(System.nanoTime());
+            work += checkLateAndIdle(nowNanos);
         }
         if (window.hasRoom())
         {
@@ -178,7 +182,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             work += polled ? 1 : 0;
             window.seal();
         }
-        work += sendPending();
+        work += sendPending(nowNanos);
         inFlight = window.inFlight();
         backPressured = window.backPressured();
         resentBatches = window.resent();
@@ -193,7 +197,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             LOG.warn("node {}: no answer to batch {} after {} ms; sending {} unanswered batch(es) again", origin,
                 late.seq, TimeUnit.NANOSECONDS.toMillis(nowNanos - late.sentAtNanos), window.inFlight());
-            lateResends.lazySet(lateResends.get() + 1);
+            PacerClusteredService.increment(lateResends);
             // once per timeout, even while the offers fail (no leader yet)
             late.sentAtNanos = nowNanos;
             window.resendAll();
@@ -215,7 +219,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
             CloseHelper.quietClose(client);
             client = null;
             connected = false;
-            reconnects.lazySet(reconnects.get() + 1);
+            PacerClusteredService.increment(reconnects);
         }
         if (connecting == null)
         {
@@ -291,7 +295,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
                 final int length = encode(event.definition());
                 final OutBatch batch = room(length);
                 final int i = batch.add(EventType.CAMPAIGN_UPDATE, 0, event.campaignId(), 0, event.ingressNanos());
-                batch.addDefinition(i, definitionBytes.toByteArray(), length);
+                batch.addDefinition(i, definitionBytes.buffer(), length);
                 batch.commands[i] = event.command();
             }
             case CAMPAIGN_BATCH -> takeBatch(event.command(), event.ingressNanos());
@@ -324,14 +328,14 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
                 batch = room(length);
                 i = batch.add(EventType.CAMPAIGN_BATCH, 0, 0, 0, nanos);
             }
-            batch.addDefinition(i, definitionBytes.toByteArray(), length);
+            batch.addDefinition(i, definitionBytes.buffer(), length);
         }
         batch.commands[i] = command;
     }
 
     private int encode(final CampaignDefinition definition)
     {
-        definitionBytes.reset();
+        definitionBytes.wrap(definitionBytes.buffer());
         try
         {
             definition.write(definitionOut);
@@ -340,7 +344,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             throw new UncheckedIOException(ex);
         }
-        return definitionBytes.size();
+        return definitionBytes.position();
     }
 
     /** The open batch, with room for an event and {@code definitionBytes}; waits for answers if the window is full. */
@@ -369,23 +373,22 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
         {
             client.pollEgress();
         }
-        if (sendPending() == 0)
+        if (sendPending(System.nanoTime()) == 0)
         {
             idle.idle();
         }
     }
 
-    private int sendPending()
+    private int sendPending(final long nowNanos)
     {
         if (client == null || client.isClosed())
         {
             return 0;
         }
-        final long now = System.nanoTime();
-        final int sent = window.send(client, now);
+        final int sent = window.send(client, nowNanos);
         if (sent > 0)
         {
-            lastSendNanos = now;
+            lastSendNanos = nowNanos;
         }
         return sent;
     }
@@ -456,7 +459,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     public void onNewLeader(final long clusterSessionId, final long leadershipTermId, final int leaderMemberId,
         final String ingressEndpoints)
     {
-        leaderChanges.lazySet(leaderChanges.get() + 1);
+        PacerClusteredService.increment(leaderChanges);
         LOG.info("node {}: new cluster leader {} (term {}); resending {} unanswered batch(es)", origin, leaderMemberId,
             leadershipTermId, window.inFlight());
         window.resendAll();

@@ -1,5 +1,6 @@
 package io.pacer.cluster;
 
+import io.aeron.BufferBuilder;
 import io.aeron.cluster.RecordingLog;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.codecs.MessageHeaderDecoder;
@@ -8,7 +9,6 @@ import io.aeron.cluster.codecs.TimerEventDecoder;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.protocol.DataHeaderFlyweight;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -44,9 +44,7 @@ public final class ClusterLogReader
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final SessionMessageHeaderDecoder sessionMessage = new SessionMessageHeaderDecoder();
     private final TimerEventDecoder timerEvent = new TimerEventDecoder();
-    private final ExpandableArrayBuffer fragments = new ExpandableArrayBuffer(1 << 16);
-    private int fragmentsLength;
-    private long messages;
+    private final BufferBuilder fragments = new BufferBuilder();
 
     /**
      * Reads the log of the member whose directories are {@code memberDir}/consensus and
@@ -87,12 +85,6 @@ public final class ClusterLogReader
             }
         }
         return position;
-    }
-
-    /** Messages handed over by the last {@link #read}. */
-    public long messages()
-    {
-        return messages;
     }
 
     private long readSegment(final Path segment, final Handler handler)
@@ -140,14 +132,12 @@ public final class ClusterLogReader
         }
         if (begin)
         {
-            fragmentsLength = 0;
+            fragments.reset();
         }
-        fragments.putBytes(fragmentsLength, buffer, offset, length);
-        fragmentsLength += length;
+        fragments.append(buffer, offset, length);
         if (end)
         {
-            message(fragments, 0, fragmentsLength, handler);
-            fragmentsLength = 0;
+            message(fragments.buffer(), 0, fragments.limit(), handler);
         }
     }
 
@@ -167,14 +157,12 @@ public final class ClusterLogReader
             case SessionMessageHeaderDecoder.TEMPLATE_ID ->
             {
                 sessionMessage.wrapAndApplyHeader(buffer, offset, header);
-                messages++;
                 handler.onSessionMessage(sessionMessage.timestamp(), buffer, offset + AeronCluster.SESSION_HEADER_LENGTH,
                     length - AeronCluster.SESSION_HEADER_LENGTH);
             }
             case TimerEventDecoder.TEMPLATE_ID ->
             {
                 timerEvent.wrapAndApplyHeader(buffer, offset, header);
-                messages++;
                 handler.onTimerEvent(timerEvent.correlationId(), timerEvent.timestamp());
             }
             default ->

@@ -36,16 +36,14 @@ public final class ClusterNode implements AutoCloseable
     /** How long a closing member's driver outlives its consensus module, to send the log's end. */
     private static final long LOG_LINGER_MILLIS = 100;
 
-    private final ClusterSettings settings;
     private final PacerClusteredService service;
     private final ClusteredMediaDriver driver;
     private final ClusteredServiceContainer container;
     private boolean closed;
 
-    private ClusterNode(final ClusterSettings settings, final PacerClusteredService service,
-        final ClusteredMediaDriver driver, final ClusteredServiceContainer container)
+    private ClusterNode(
+        final PacerClusteredService service, final ClusteredMediaDriver driver, final ClusteredServiceContainer container)
     {
-        this.settings = settings;
         this.service = service;
         this.driver = driver;
         this.container = container;
@@ -108,10 +106,10 @@ public final class ClusterNode implements AutoCloseable
             .ingressChannel("aeron:udp?term-length=" + settings.termLength())
             .logChannel("aeron:udp?term-length=" + settings.termLength())
             .replicationChannel("aeron:udp?endpoint=" + host + ":0")
-            .leaderHeartbeatTimeoutNs(settings.nanos(settings.leaderHeartbeatTimeoutMs()))
-            .leaderHeartbeatIntervalNs(settings.nanos(settings.leaderHeartbeatIntervalMs()))
-            .electionTimeoutNs(settings.nanos(settings.electionTimeoutMs()))
-            .sessionTimeoutNs(settings.nanos(settings.sessionTimeoutMs()))
+            .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.leaderHeartbeatTimeoutMs()))
+            .leaderHeartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(settings.leaderHeartbeatIntervalMs()))
+            .electionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.electionTimeoutMs()))
+            .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.sessionTimeoutMs()))
             .fileSyncLevel(settings.fileSyncLevel())
             .idleStrategySupplier(idle)
             .errorHandler(errors);
@@ -131,7 +129,7 @@ public final class ClusterNode implements AutoCloseable
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(serviceContext);
             LOG.info("cluster member {} of {} started: {}", settings.memberId(), settings.hosts().size(),
                 settings.clusterMembers());
-            return new ClusterNode(settings, service, driver, container);
+            return new ClusterNode(service, driver, container);
         }
         catch (final RuntimeException ex)
         {
@@ -177,11 +175,6 @@ public final class ClusterNode implements AutoCloseable
     public PacerClusteredService service()
     {
         return service;
-    }
-
-    public ClusterSettings settings()
-    {
-        return settings;
     }
 
     /** Stops the member as a crash would look to the others: its media driver goes first. */

@@ -144,9 +144,4 @@ public record ClusterSettings(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
         };
     }
-
-    long nanos(final long millis)
-    {
-        return TimeUnit.MILLISECONDS.toNanos(millis);
-    }
 }

@@ -178,11 +178,6 @@ public final class MemberJournal implements Recorder, AutoCloseable
         return failed;
     }
 
-    public Path dir()
-    {
-        return dir;
-    }
-
     @Override
     public void close()
     {

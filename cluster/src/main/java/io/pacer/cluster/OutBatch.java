@@ -5,6 +5,7 @@ import io.pacer.cluster.sbe.MessageHeaderEncoder;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.Responder;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 
@@ -28,7 +29,6 @@ final class OutBatch
     int count;
     boolean continues;
     boolean answered;
-    boolean sent;
     /** When it was last offered ({@link System#nanoTime()}): a late answer has it sent again. */
     long sentAtNanos;
     private byte[] types = new byte[64];
@@ -58,7 +58,6 @@ final class OutBatch
         count = 0;
         continues = false;
         answered = false;
-        sent = false;
         endOfStreams.clear();
         definitionCount = 0;
         definitionLength = 0;
@@ -95,7 +94,7 @@ final class OutBatch
     }
 
     /** Adds a definition's bytes ({@code CampaignDefinition.write}) to event {@code index}. */
-    void addDefinition(final int index, final byte[] bytes, final int length)
+    void addDefinition(final int index, final DirectBuffer bytes, final int length)
     {
         if (definitionCount == definitionOffsets.length)
         {
@@ -140,6 +139,18 @@ final class OutBatch
         messageLength = MessageHeaderEncoder.ENCODED_LENGTH + encoder.encodedLength();
     }
 
+    /** Fails the admin commands this batch holds (the node is stopping). */
+    void failCommands(final Throwable why)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            if (commands[i] != null)
+            {
+                commands[i].completeExceptionally(why);
+            }
+        }
+    }
+
     ExpandableDirectByteBuffer message()
     {
         return message;
@@ -150,7 +161,10 @@ final class OutBatch
         return messageLength;
     }
 
-    /** Batch events' count limit: the group's count is 16 bits. */
+    /**
+     * Batch events' count limit: the group's count is 16 bits. A guard only: 65,535 events of 29
+     * bytes exceed the largest message budget (1 MiB), which seals a batch first.
+     */
     boolean full()
     {
         return count == 65535;

@@ -67,10 +67,8 @@ public final class PacerClusteredService implements ClusteredService
     private final ExpandableArrayBuffer reasons = new ExpandableArrayBuffer(1024);
     private final ExpandableDirectByteBuffer out = new ExpandableDirectByteBuffer(1024);
     private Cluster cluster;
-    private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private final AtomicLong leadershipTerms = new AtomicLong();
     private final AtomicLong duplicateBatches = new AtomicLong();
-    private final AtomicLong appliedBatches = new AtomicLong();
     private final AtomicLong snapshotsLoaded = new AtomicLong();
     private final AtomicLong unsentAnswers = new AtomicLong();
 
@@ -146,10 +144,6 @@ public final class PacerClusteredService implements ClusteredService
         if (state.wasDuplicate())
         {
             increment(duplicateBatches);
-        }
-        else
-        {
-            increment(appliedBatches);
         }
         answersEncoder.wrapAndApplyHeader(out, 0, headerEncoder).origin(origin).batchSeq(seq)
             .putReasons(reasons, 0, count);
@@ -289,7 +283,6 @@ public final class PacerClusteredService implements ClusteredService
     @Override
     public void onRoleChange(final Cluster.Role newRole)
     {
-        role = newRole;
         LOG.info("cluster member {} is now {}", cluster.memberId(), newRole);
     }
 
@@ -354,16 +347,10 @@ public final class PacerClusteredService implements ClusteredService
         }
     }
 
-    /** One writer (the service thread): a release store, no read-modify-write. */
-    private static void increment(final AtomicLong counter)
+    /** One writer (the owning agent's thread): a release store, no read-modify-write. */
+    static void increment(final AtomicLong counter)
     {
         counter.lazySet(counter.get() + 1);
-    }
-
-    /** This member's role, as the service last heard it. */
-    public Cluster.Role role()
-    {
-        return role;
     }
 
     /** New leadership terms this member's log has held (elections won by someone). */
@@ -388,12 +375,6 @@ public final class PacerClusteredService implements ClusteredService
     public long unsentAnswers()
     {
         return unsentAnswers.get();
-    }
-
-    /** Batches decided. */
-    public long appliedBatches()
-    {
-        return appliedBatches.get();
     }
 
     /** This member's audit journal, or null. */

@@ -212,7 +212,8 @@ public final class PacerState
 
     private void define(final CampaignDefinition definition, final long nowMillis)
     {
-        shardOf(definition.id()).define(definition, Units.epochMillis(nowMillis));
+        PacingStep.apply(shardOf(definition.id()), EventType.CAMPAIGN_UPDATE, 0, definition.id(), PacerEvent.NO_PRICE,
+            Units.epochMillis(nowMillis), definition);
         recorder.define(records++, nowMillis, definition);
     }
 
@@ -420,11 +421,5 @@ public final class PacerState
         }
         java.util.Arrays.sort(keys);
         return keys;
-    }
-
-    /** The pacing parameters every member decides with. */
-    public PacingPolicy policy()
-    {
-        return policy;
     }
 }

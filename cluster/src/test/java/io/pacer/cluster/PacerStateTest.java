@@ -72,7 +72,7 @@ class PacerStateTest
                 {
                     throw new IllegalStateException(ex);
                 }
-                out.addDefinition(i, bytes.toByteArray(), bytes.size());
+                out.addDefinition(i, new org.agrona.concurrent.UnsafeBuffer(bytes.toByteArray()), bytes.size());
             }
             return this;
         }

@@ -166,7 +166,6 @@ public final class CampaignDefinitionParser
         int parsed = 0;
         for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++)
         {
-            final String prefix = "campaigns[" + i + "].";
             // with nothing to compare against, the tree is read in the same pass; otherwise the text
             // is skipped over and read only if the previous file did not have it
             final int start = (int)parser.currentTokenLocation().getByteOffset();
@@ -182,17 +181,24 @@ public final class CampaignDefinitionParser
             if (definition == null)
             {
                 // not an object: parse says so, naming the element
-                definition = parse(skip ? ELEMENT.readTree(utf8, start, end - start) : tree, prefix);
+                definition = parse(skip ? ELEMENT.readTree(utf8, start, end - start) : tree, elementPrefix(i));
                 parsed++;
             }
             index.put(hash, definition);
             if (!ids.add(definition.id()))
             {
-                throw new InvalidDefinitionException(prefix + "id", "duplicate id " + Long.toUnsignedString(definition.id()));
+                throw new InvalidDefinitionException(elementPrefix(i) + "id",
+                    "duplicate id " + Long.toUnsignedString(definition.id()));
             }
             definitions.add(definition);
         }
         return new ParsedFile(definitions, index, parsed);
+    }
+
+    /** What errors in element {@code i} of the campaigns array put before a field name: built only when needed. */
+    private static String elementPrefix(final int i)
+    {
+        return "campaigns[" + i + "].";
     }
 
     /** Parses one definition from a JSON tree; {@code prefix} is put before field names in errors. */

@@ -108,13 +108,8 @@ public final class PacerPipeline implements AutoCloseable
         this.clock = clock;
         this.journaler = journaler;
         this.replier = new Replier(decisions, journaler);
-        final ShardRouter router = new ShardRouter(config.shards());
-        final PacingHandler[] handlers = new PacingHandler[config.shards()];
-        for (int i = 0; i < handlers.length; i++)
-        {
-            handlers[i] = new PacingHandler(
-                i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos());
-        }
+        // in cluster mode the shards live in the cluster's service, not here
+        final PacingHandler[] handlers = consumer != null ? new PacingHandler[0] : handlers(config);
         this.shards = List.of(handlers);
 
         if (consumer != null)
@@ -158,6 +153,18 @@ public final class PacerPipeline implements AutoCloseable
             default -> throw new IllegalArgumentException("threading " + config.threading());
         }
         this.ticks = new TickSource(this, config.tickIntervalMillis(), this.drainLoop);
+    }
+
+    private static PacingHandler[] handlers(final PipelineConfig config)
+    {
+        final ShardRouter router = new ShardRouter(config.shards());
+        final PacingHandler[] handlers = new PacingHandler[config.shards()];
+        for (int i = 0; i < handlers.length; i++)
+        {
+            handlers[i] = new PacingHandler(
+                i, router, new PacingShard(config.policy(), 1 << 16), config.queueDeadlineNanos());
+        }
+        return handlers;
     }
 
     /** Starts the consumers and the tick source. */

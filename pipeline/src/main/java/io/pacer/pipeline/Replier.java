@@ -112,9 +112,7 @@ public final class Replier implements EventHandler<PacerEvent>
         }
         finally
         {
-            event.responder = null;
-            event.command = null;
-            event.snapshot = null;
+            event.release();
             if (endOfBatch)
             {
                 endBatch();

@@ -45,6 +45,12 @@ public final class CampaignsFileWatcher implements AutoCloseable
      */
     static final int BATCH = 10_000;
 
+    /** Where, in {@code dir}, the watcher keeps the file as it last applied it. */
+    static Path appliedCopyIn(final Path dir)
+    {
+        return dir.resolve("campaigns-file.applied.json");
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(CampaignsFileWatcher.class);
 
     private final Path file;

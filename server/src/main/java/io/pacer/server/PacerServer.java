@@ -76,9 +76,8 @@ public final class PacerServer implements AutoCloseable
         this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         // the gateway identities: numbered by the listener, named in each journal segment
         final GatewayIds identities = new GatewayIds();
-        // in cluster mode the cluster's log is the journal, and its snapshots are the cluster's
         this.cluster = config.cluster().enabled() ? new ServerCluster(config) : null;
-        this.journal = cluster == null ? ServerJournal.create(config, identities) : ServerJournal.off();
+        this.journal = ServerJournal.create(config, identities);
         this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions(), identities);
         final Replier.DecisionListener decisions = metrics == null ? Replier.DecisionListener.NONE : metrics.decisions();
         this.pipeline = cluster == null ?

@@ -18,6 +18,7 @@ import io.pacer.server.audit.WhatIf;
 import io.pacer.server.audit.WhatIfChange;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
+import org.agrona.IoUtil;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -151,17 +152,9 @@ final class ReplayCommand implements Callable<Integer>
 
     private static void deleteQuietly(final Path dir)
     {
-        if (dir == null)
+        if (dir != null)
         {
-            return;
-        }
-        try (var files = Files.walk(dir))
-        {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        }
-        catch (final IOException ex)
-        {
-            System.err.println("pacer replay: could not remove " + dir + ": " + ex);
+            IoUtil.delete(dir.toFile(), error -> System.err.println("pacer replay: could not remove " + dir + ": " + error));
         }
     }
 

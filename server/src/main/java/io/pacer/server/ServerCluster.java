@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import io.aeron.cluster.service.Cluster;
 import io.pacer.cluster.ClusterIngress;
+import io.pacer.cluster.ClusterLogAudit;
 import io.pacer.cluster.ClusterNode;
 import io.pacer.cluster.ClusterSettings;
 import io.pacer.cluster.MemberJournal;
@@ -12,7 +13,14 @@ import io.pacer.pipeline.Replier;
 import io.pacer.pipeline.RingConsumer;
 import io.pacer.server.config.PacerConfig;
 
-import java.util.Locale;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A pacer node's part in cluster mode: its member ({@link ClusterNode}, with the pacing service)
@@ -23,21 +31,20 @@ final class ServerCluster implements AutoCloseable
 {
     private final ClusterSettings settings;
     private final PacerClusteredService service;
-    private final java.time.Duration snapshotInterval;
+    private final Duration snapshotInterval;
     private volatile ClusterIngress ingress;
     private volatile ClusterNode node;
-    private java.util.concurrent.ScheduledExecutorService snapshots;
+    private ScheduledExecutorService snapshots;
 
     ServerCluster(final PacerConfig config)
     {
         this.settings = config.cluster().settings(config.pipeline().tickIntervalMillis());
         this.snapshotInterval = config.cluster().snapshotInterval();
         // every member journals what it applies, for bin/pacer replay (the log stays the source of truth)
-        final MemberJournal journal = new MemberJournal(settings.dir().toPath().resolve("journal"),
+        final MemberJournal journal = new MemberJournal(ClusterLogAudit.memberJournal(settings.dir().toPath()),
             config.pipeline().shards(), config.pipeline().policy(), config.journal().segmentBytes());
         this.service = new PacerClusteredService(
-            new PacerState(config.pipeline().shards(), config.pipeline().policy()), config.pipeline().tickIntervalMillis(),
-            journal);
+            new PacerState(config.pipeline().shards(), config.pipeline().policy()), settings.tickIntervalMillis(), journal);
     }
 
     /** The ring's consumer: this node's cluster client. */
@@ -55,9 +62,9 @@ final class ServerCluster implements AutoCloseable
      * Where the campaigns watcher keeps the file as it last applied it, so that a node started
      * again with the file unchanged does not apply it again over admin changes made since.
      */
-    java.nio.file.Path appliedCampaignsFile()
+    Path appliedCampaignsFile()
     {
-        return settings.dir().toPath().resolve("campaigns-file.applied.json");
+        return CampaignsFileWatcher.appliedCopyIn(settings.dir().toPath());
     }
 
     /** Starts this node's member; it finds the others in the background. */
@@ -65,21 +72,21 @@ final class ServerCluster implements AutoCloseable
     {
         try
         {
-            java.nio.file.Files.createDirectories(settings.dir().toPath());
+            Files.createDirectories(settings.dir().toPath());
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
-            throw new java.io.UncheckedIOException("cannot create " + settings.dir(), ex);
+            throw new UncheckedIOException("cannot create " + settings.dir(), ex);
         }
         node = ClusterNode.launch(settings, service);
         if (!snapshotInterval.isZero())
         {
             // every node asks; only the leader's request is made (Aeron's SNAPSHOT toggle)
-            snapshots = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            snapshots = Executors.newSingleThreadScheduledExecutor(
                 io.pacer.pipeline.PacerThreads.factory("pacer-cluster-snapshots"));
             final long millis = snapshotInterval.toMillis();
             snapshots.scheduleWithFixedDelay(() -> node.requestSnapshot(), millis, millis,
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+                TimeUnit.MILLISECONDS);
         }
     }
 
@@ -94,7 +101,12 @@ final class ServerCluster implements AutoCloseable
     String role()
     {
         final ClusterNode member = node;
-        return (member == null ? Cluster.Role.FOLLOWER : member.role()).name().toLowerCase(Locale.ROOT);
+        return switch (member == null ? Cluster.Role.FOLLOWER : member.role())
+        {
+            case LEADER -> "leader";
+            case CANDIDATE -> "candidate";
+            case FOLLOWER -> "follower";
+        };
     }
 
     ClusterNode node()
@@ -105,11 +117,6 @@ final class ServerCluster implements AutoCloseable
     ClusterIngress ingress()
     {
         return ingress;
-    }
-
-    PacerClusteredService service()
-    {
-        return service;
     }
 
     void register(final PacerMetrics metrics)

@@ -97,13 +97,8 @@ class ServerJournal implements AutoCloseable
      */
     static ServerJournal create(final PacerConfig config, final GatewayIds identities)
     {
-        return config.journal().enabled() ? new ServerJournal(config, identities) : new Off();
-    }
-
-    /** No journal: cluster mode, whose log and snapshots are the cluster's own. */
-    static ServerJournal off()
-    {
-        return new Off();
+        // in cluster mode the cluster's log is the journal, and its snapshots are the cluster's
+        return config.journal().enabled() && !config.cluster().enabled() ? new ServerJournal(config, identities) : new Off();
     }
 
     /** What the pipeline journals each batch through. */
@@ -189,7 +184,7 @@ class ServerJournal implements AutoCloseable
      */
     Path appliedCampaignsFile()
     {
-        return config.dir().resolve("campaigns-file.applied.json");
+        return CampaignsFileWatcher.appliedCopyIn(config.dir());
     }
 
     JournalRecovery.Result recovery()

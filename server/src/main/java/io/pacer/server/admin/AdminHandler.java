@@ -40,6 +40,8 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private final PacerPipeline pipeline;
     private final RingRequests requests;
     private final BearerTokenCheck auth;
+    private static final String HEALTH_UP = "{\"status\":\"UP\"}";
+    private static final String HEALTH_DOWN = "{\"status\":\"DOWN\"}";
     private final HealthState health;
     private final MetricsEndpoint metrics;
 
@@ -75,14 +77,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                     return;
                 }
                 final boolean up = health.isUp();
-                final com.fasterxml.jackson.databind.node.ObjectNode body =
-                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("status", up ? "UP" : "DOWN");
                 final String role = health.role();
-                if (role != null)
-                {
-                    body.put("role", role);
-                }
-                send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON, body.toString());
+                send(ctx, keepAlive, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
+                    role == null ? (up ? HEALTH_UP : HEALTH_DOWN) :
+                        "{\"status\":\"" + (up ? "UP" : "DOWN") + "\",\"role\":\"" + role + "\"}");
             }
             else if ("/metrics".equals(path))
             {
