@@ -56,6 +56,25 @@ class CampaignFileIndexTest
     }
 
     @Test
+    void shouldRejectADuplicateFieldWhetherTheFileIsReadFirstOrAgain()
+    {
+        final String twice = "{\"id\":3,\"budgetMicros\":30,\"budgetMicros\":31," + FLIGHT + "}";
+        assertThatThrownBy(() -> CampaignDefinitionParser.parseCampaignsFile(file(campaign(1, 10), twice), new CampaignFileIndex()))
+            .isInstanceOf(InvalidDefinitionException.class).hasMessageContaining("Duplicate field 'budgetMicros'");
+        final CampaignFileIndex index =
+            CampaignDefinitionParser.parseCampaignsFile(file(campaign(1, 10), campaign(2, 20)), new CampaignFileIndex()).index();
+        assertThatThrownBy(() -> CampaignDefinitionParser.parseCampaignsFile(file(campaign(1, 10), twice), index))
+            .isInstanceOf(InvalidDefinitionException.class).hasMessageContaining("Duplicate field 'budgetMicros'");
+        final byte[] twoArrays = ("{\"campaigns\":[" + campaign(1, 10) + "],\"campaigns\":[" + campaign(2, 20) + "]}")
+            .getBytes(StandardCharsets.UTF_8);
+        for (final CampaignFileIndex previous : new CampaignFileIndex[] {new CampaignFileIndex(), index})
+        {
+            assertThatThrownBy(() -> CampaignDefinitionParser.parseCampaignsFile(twoArrays, previous))
+                .isInstanceOf(InvalidDefinitionException.class).hasMessageContaining("Duplicate field 'campaigns'");
+        }
+    }
+
+    @Test
     void shouldHashDifferentTextsApart()
     {
         final byte[] a = campaign(1, 10).getBytes(StandardCharsets.UTF_8);
