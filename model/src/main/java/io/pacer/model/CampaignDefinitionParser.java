@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.CurrencyMicros;
 import io.pacer.units.Units;
-import org.agrona.collections.LongHashSet;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +25,6 @@ import java.time.Month;
 import java.time.Year;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -72,10 +70,16 @@ public final class CampaignDefinitionParser
         .build();
 
     /** One element of a campaigns file's array, read from the file's stream (more follow it). */
-    private static final ObjectReader ELEMENT = FILE.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final ObjectReader ELEMENT = FILE.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private CampaignDefinitionParser()
     {
+    }
+
+    /** The mapper to read a campaigns file with, against the campaign texts read before. */
+    static ObjectMapper scanner(final CampaignFileIndex known)
+    {
+        return known.size() > 0 ? SCAN : FILE;
     }
 
     /** Parses one definition from a JSON document (the admin API's PUT body). */
@@ -100,119 +104,7 @@ public final class CampaignDefinitionParser
      */
     public static List<CampaignDefinition> parseCampaignsFile(final byte[] utf8)
     {
-        return parseCampaignsFile(utf8, new CampaignFileIndex()).definitions();
-    }
-
-    /**
-     * A campaigns file parsed: every definition in file order, and the index of their texts for
-     * the next parse.
-     *
-     * @param parsed how many campaigns were parsed (the others' texts were in the previous index)
-     */
-    public record ParsedFile(List<CampaignDefinition> definitions, CampaignFileIndex index, int parsed)
-    {
-    }
-
-    /**
-     * {@link #parseCampaignsFile(byte[])}, parsing only the campaigns whose text {@code previous}
-     * does not hold; the others take the definitions their text gave last time (it was checked
-     * then). Every id is still checked for duplicates, and the whole file for valid JSON.
-     */
-    public static ParsedFile parseCampaignsFile(final byte[] utf8, final CampaignFileIndex previous)
-    {
-        try (JsonParser parser = (previous.size() > 0 ? SCAN : FILE).createParser(utf8))
-        {
-            if (parser.nextToken() != JsonToken.START_OBJECT)
-            {
-                throw new InvalidDefinitionException("document", parser.currentToken() == null ? "is empty" :
-                    "must be an object { \"campaigns\": [ ... ] }");
-            }
-            ParsedFile parsed = null;
-            while (parser.nextToken() == JsonToken.FIELD_NAME)
-            {
-                final String name = parser.currentName();
-                if (!"campaigns".equals(name))
-                {
-                    throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
-                }
-                if (parsed != null)
-                {
-                    throw new InvalidDefinitionException("document", "not valid json: Duplicate field 'campaigns'");
-                }
-                parsed = campaigns(parser, utf8, previous);
-            }
-            if (parser.nextToken() != null)
-            {
-                throw new InvalidDefinitionException("document", "not valid json: trailing content after the object");
-            }
-            if (parsed == null)
-            {
-                throw new InvalidDefinitionException("campaigns", "is required");
-            }
-            return parsed;
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new InvalidDefinitionException("document", "not valid json: " + ex.getOriginalMessage());
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    /**
-     * The array after the {@code campaigns} field name, one element at a time: an object's text is
-     * skipped over and hashed, and read as a small tree only if {@code previous} does not know it.
-     */
-    private static ParsedFile campaigns(final JsonParser parser, final byte[] utf8, final CampaignFileIndex previous)
-        throws IOException
-    {
-        final JsonToken token = parser.nextToken();
-        if (token != JsonToken.START_ARRAY)
-        {
-            throw new InvalidDefinitionException("campaigns", "must be an array, was " +
-                typeName(ELEMENT.readTree(parser)));
-        }
-        final List<CampaignDefinition> definitions = new ArrayList<>(Math.max(16, previous.size()));
-        final CampaignFileIndex index = new CampaignFileIndex(previous.size());
-        final LongHashSet ids = new LongHashSet(Math.max(16, 2 * previous.size()));
-        int parsed = 0;
-        for (int i = 0; parser.nextToken() != JsonToken.END_ARRAY; i++)
-        {
-            // with nothing to compare against, the tree is read in the same pass; otherwise the text
-            // is skipped over and read only if the previous file did not have it
-            final int start = (int)parser.currentTokenLocation().getByteOffset();
-            final boolean skip = previous.size() > 0 && parser.currentToken() == JsonToken.START_OBJECT;
-            final JsonNode tree = skip ? null : ELEMENT.readTree(parser);
-            if (skip)
-            {
-                parser.skipChildren();
-            }
-            final int end = (int)parser.currentLocation().getByteOffset();
-            final long hash = CampaignFileIndex.hash(utf8, start, end);
-            CampaignDefinition definition = skip ? previous.get(hash) : null;
-            if (definition == null)
-            {
-                // not an object: parse says so, naming the element
-                definition = parse(skip ? ELEMENT.readTree(utf8, start, end - start) : tree, elementPrefix(i));
-                parsed++;
-            }
-            index.put(hash, definition);
-            if (!ids.add(definition.id()))
-            {
-                throw new InvalidDefinitionException(elementPrefix(i) + "id",
-                    "duplicate id " + Long.toUnsignedString(definition.id()));
-            }
-            definitions.add(definition);
-        }
-        return new ParsedFile(definitions, index, parsed);
-    }
-
-    /** What errors in element {@code i} of the campaigns array put before a field name: built only when needed. */
-    private static String elementPrefix(final int i)
-    {
-        return "campaigns[" + i + "].";
+        return CampaignFile.empty().next(utf8).read();
     }
 
     /** Parses one definition from a JSON tree; {@code prefix} is put before field names in errors. */
@@ -465,7 +357,7 @@ public final class CampaignDefinitionParser
             "must be one of " + Arrays.toString(type.getEnumConstants()) + ", was \"" + text + "\"");
     }
 
-    private static String typeName(final JsonNode value)
+    static String typeName(final JsonNode value)
     {
         return value.getNodeType().name().toLowerCase(Locale.ROOT);
     }

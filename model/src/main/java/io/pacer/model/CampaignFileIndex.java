@@ -27,7 +27,18 @@ public final class CampaignFileIndex
 
     CampaignFileIndex(final int expected)
     {
-        byHash = new Long2ObjectHashMap<>(Math.max(8, 2 * expected), 0.65f);
+        byHash = new Long2ObjectHashMap<>(Math.max(8, (int)(expected / 0.65f) + 1), 0.65f);
+    }
+
+    /** A new index of only the texts whose hashes are {@code hashes[0, count)}. */
+    CampaignFileIndex retainOnly(final long[] hashes, final int count)
+    {
+        final CampaignFileIndex retained = new CampaignFileIndex(count);
+        for (int i = 0; i < count; i++)
+        {
+            retained.put(hashes[i], get(hashes[i]));
+        }
+        return retained;
     }
 
     /** The definition the text with this hash gave, or null. */

@@ -1,15 +1,13 @@
 package io.pacer.server;
 
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignDefinitionParser;
-import io.pacer.model.CampaignFileIndex;
+import io.pacer.model.CampaignFile;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.collections.LongHashSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,8 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Watches the campaigns file by polling its content. When it changes and is valid, each added
  * or changed campaign becomes one ordered update event in the ring (exactly like an admin PUT),
  * and a campaign no longer in the file is paused, never deleted. An invalid file is rejected
- * whole, logged and counted; the last good state stays in force. Polling, rather than inotify,
- * also sees edits made by rename, on network file systems and inside containers.
+ * whole, logged and counted; the last good state stays in force. Polling sees edits made by
+ * rename, on network file systems and inside containers; where the OS reports writes
+ * (inotify), a {@link FileChangeAlarm} polls at once instead of at the next interval. A change
+ * is read against the file as last read ({@link CampaignFile}): only the changed part is parsed.
  */
 public final class CampaignsFileWatcher implements AutoCloseable
 {
@@ -62,14 +63,16 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
     private ScheduledExecutorService scheduler;
+    /** Wakes the poller when the OS reports a write; null where it cannot. */
+    private FileChangeAlarm alarm;
     /** The file as last read (modification time, size, inode): a poll reads it again only when this changes. */
     private FileStamp lastSeen;
     /** The digest of the content last applied or rejected. */
     private byte[] lastDigest;
     /** The start-up found the file as last applied and left the baseline ({@link #applied}) unread until a change needs it. */
     private boolean baselinePending;
-    /** The texts of the campaigns last read from the file (or its applied copy): a re-read parses only the others. */
-    private CampaignFileIndex index = new CampaignFileIndex();
+    /** The file as last read (or its applied copy): a re-read compares against it and parses only what changed. */
+    private CampaignFile campaignFile = CampaignFile.empty();
     private boolean heldForJournalLogged;
     private boolean missingLogged;
 
@@ -144,16 +147,15 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         try
         {
-            final CampaignDefinitionParser.ParsedFile baseline =
-                CampaignDefinitionParser.parseCampaignsFile(WholeFile.read(appliedCopy), new CampaignFileIndex());
-            baseline.definitions().forEach(d -> applied.put(d.id(), d));
-            index = baseline.index();
+            final CampaignFile.Change baseline = CampaignFile.empty().next(WholeFile.read(appliedCopy));
+            baseline.read().forEach(d -> applied.put(d.id(), d));
+            campaignFile = baseline.file();
         }
         catch (final IOException | InvalidDefinitionException ex)
         {
             LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
             applied.clear();
-            index = new CampaignFileIndex();
+            campaignFile = CampaignFile.empty();
         }
     }
 
@@ -184,6 +186,20 @@ public final class CampaignsFileWatcher implements AutoCloseable
         // edit is as quick as the next ones (a million campaigns: ~3 s of parsing)
         scheduler.execute(this::loadPendingBaseline);
         scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        final ScheduledExecutorService polls = scheduler;
+        alarm = FileChangeAlarm.start(file, () -> pollSoon(polls));
+    }
+
+    private void pollSoon(final ScheduledExecutorService polls)
+    {
+        try
+        {
+            polls.execute(this::poll);
+        }
+        catch (final RejectedExecutionException ex)
+        {
+            // closed
+        }
     }
 
     private synchronized void loadPendingBaseline()
@@ -312,12 +328,10 @@ public final class CampaignsFileWatcher implements AutoCloseable
         lastSeen = stamp;
         lastDigest = digest;
         loadPendingBaseline();
-        final List<CampaignDefinition> definitions;
-        final CampaignDefinitionParser.ParsedFile parsed;
+        final CampaignFile.Change change;
         try
         {
-            parsed = CampaignDefinitionParser.parseCampaignsFile(content, index);
-            definitions = parsed.definitions();
+            change = campaignFile.next(content);
         }
         catch (final InvalidDefinitionException ex)
         {
@@ -330,25 +344,24 @@ public final class CampaignsFileWatcher implements AutoCloseable
             LOG.error("campaigns file {} rejected, last good state stays in force: {}", file, ex.getMessage());
             return;
         }
-        index = parsed.index();
-        final LongHashSet wanted = new LongHashSet(2 * definitions.size());
+        campaignFile = change.file();
         final List<CampaignDefinition> changes = new ArrayList<>();
-        for (final CampaignDefinition d : definitions)
+        for (final CampaignDefinition d : change.read())
         {
-            wanted.add(d.id());
             if (!d.equals(applied.get(d.id())))
             {
                 changes.add(d);
             }
         }
         final List<CampaignDefinition> removed = new ArrayList<>();
-        applied.forEachLong((id, d) ->
+        for (final long id : change.removed())
         {
-            if (!wanted.contains(id) && d.status() != CampaignStatus.PAUSED)
+            final CampaignDefinition d = applied.get(id);
+            if (d != null && d.status() != CampaignStatus.PAUSED)
             {
                 removed.add(d.withStatus(CampaignStatus.PAUSED));
             }
-        });
+        }
         removed.sort((a, b) -> Long.compareUnsigned(a.id(), b.id()));
         changes.addAll(removed);
         final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size() / BATCH + 1);
@@ -356,13 +369,13 @@ public final class CampaignsFileWatcher implements AutoCloseable
         {
             final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
             pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
-            batch.forEach(change -> applied.put(change.id(), change));
+            batch.forEach(d -> applied.put(d.id(), d));
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         saveAppliedCopy(content);
         reloads.incrementAndGet();
         LOG.info("campaigns file {} {}: {} campaign(s), {} parsed, {} update(s) applied",
-            file, initial ? "loaded" : "reloaded", definitions.size(), parsed.parsed(), changes.size());
+            file, initial ? "loaded" : "reloaded", campaignFile.count(), change.parsed(), changes.size());
     }
 
     /** Good loads and reloads applied. */
@@ -380,6 +393,11 @@ public final class CampaignsFileWatcher implements AutoCloseable
     @Override
     public synchronized void close()
     {
+        if (alarm != null)
+        {
+            alarm.close();
+            alarm = null;
+        }
         if (scheduler != null)
         {
             scheduler.shutdownNow();

@@ -4,6 +4,8 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalReader;
 import org.junit.jupiter.api.Test;
 
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
@@ -91,6 +93,27 @@ class CampaignsFileWatcherIntegrationTest
             assertThat(pacer.get("/campaigns").body()).isEqualTo("{\"campaigns\":[],\"next\":null}");
             TestPacer.writeCampaigns(pacer.home.resolve("later.json"), asap(9, 1_000));
             TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/9").statusCode() == 200);
+        }
+    }
+
+    @Test
+    void shouldApplyAnEditAsSoonAsTheSystemReportsItNotAtTheNextPoll() throws Exception
+    {
+        // polls an hour apart: only the change notice can bring these edits in
+        try (TestPacer pacer = TestPacer.start(Map.of("pacer.campaigns.poll-interval", "1h"), asap(1, 1_000), asap(2, 1_000)))
+        {
+            TestPacer.writeCampaigns(pacer.campaignsFile, asap(1, 1_000), asap(2, 7_000));
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/2").body().contains("\"budgetMicros\":7000"));
+            // written in place, in two pieces: the notice waits for the writes to pause
+            final byte[] text = ("{\"campaigns\":[" + asap(1, 3_000) + "," + asap(2, 7_000) + "]}").getBytes(StandardCharsets.UTF_8);
+            try (OutputStream out = Files.newOutputStream(pacer.campaignsFile))
+            {
+                out.write(text, 0, text.length / 2);
+                out.flush();
+                out.write(text, text.length / 2, text.length - text.length / 2);
+            }
+            TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/1").body().contains("\"budgetMicros\":3000"));
+            assertThat(pacer.get("/campaigns/2").body()).contains("\"budgetMicros\":7000", "\"status\":\"ACTIVE\"");
         }
     }
 }
