@@ -64,6 +64,8 @@ run() { # JAR
   for _ in $(seq 1 120); do grep -q "snapshot.*written" "$H/serve.log" && break; sleep 1; done
   stop
   s=$(date +%s.%N); serve; up; restart=$(echo "$(date +%s.%N) - $s" | bc)
+  # memory once the watcher has read its baseline (the applied copy) in the background
+  for _ in $(seq 1 "${BASELINE_WAIT:-15}"); do grep -q "baseline of .* read" "$H/serve.log" && break; sleep 1; done
   sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; rss=$(ps -o rss= -p "$PID")
   heap=$(jcmd "$PID" GC.heap_info | awk '/garbage-first heap/ {print $6}')
   e1=$(edit "$H/campaigns.json" 2000000000000); e2=$(edit "$H/campaigns.json" 3000000000000)

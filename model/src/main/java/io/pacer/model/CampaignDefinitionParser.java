@@ -53,20 +53,10 @@ public final class CampaignDefinitionParser
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
     /** Campaigns files: JSON that operators may annotate with comments and trailing commas. */
-    private static final JsonMapper FILE = JsonMapper.builder()
+    static final JsonMapper FILE = JsonMapper.builder()
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_YAML_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
-        .build();
-
-    /**
-     * Campaigns files read again against an index: {@link #FILE} without Jackson's duplicate field
-     * check, which keeps a set of names per object (a fifth of re-reading a million campaigns).
-     * A text found in the index was checked when it was first read; any other is read again
-     * through {@link #ELEMENT}, which checks.
-     */
-    private static final ObjectMapper SCAN = FILE.rebuild()
-        .disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .build();
 
     /** One element of a campaigns file's array, read from the file's stream (more follow it). */
@@ -74,12 +64,6 @@ public final class CampaignDefinitionParser
 
     private CampaignDefinitionParser()
     {
-    }
-
-    /** The mapper to read a campaigns file with, against the campaign texts read before. */
-    static ObjectMapper scanner(final CampaignFileIndex known)
-    {
-        return known.size() > 0 ? SCAN : FILE;
     }
 
     /** Parses one definition from a JSON document (the admin API's PUT body). */
@@ -104,7 +88,7 @@ public final class CampaignDefinitionParser
      */
     public static List<CampaignDefinition> parseCampaignsFile(final byte[] utf8)
     {
-        return CampaignFile.empty().next(utf8).read();
+        return CampaignFile.empty().next(utf8).changed();
     }
 
     /** Parses one definition from a JSON tree; {@code prefix} is put before field names in errors. */

@@ -3,22 +3,24 @@ package io.pacer.model;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import org.agrona.collections.LongArrayList;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A campaigns file as last read, campaign by campaign: its bytes, where each campaign's text
- * starts, each campaign's id, and the definitions those texts gave. {@link #next} reads the file
- * again against it: the bytes the two files share at the start and at the end are compared, not
- * parsed, and a campaign text seen before is not parsed again. An edit of one campaign in a file
- * of a million compares 120 MB and parses one campaign.
+ * A campaigns file as last read, campaign by campaign: its bytes, and where each campaign's text
+ * starts, its id and the hash of its text (not its definition: a million definitions would hold
+ * 170 MB). {@link #next} reads the file again against it: the bytes the two files share at the
+ * start and at the end are compared, not parsed; the campaigns in between are parsed, and those
+ * whose text is what it was are left out of the change. An edit of one campaign in a file of a
+ * million compares 120 MB and parses one or two campaigns.
  *
  * <p>Not thread-safe. A successful {@link #next} may take over this file's tables, so only the
  * file it returns may be used after it.
@@ -38,21 +40,20 @@ public final class CampaignFile
     /** Where the campaigns array's closing bracket is. */
     private final int arrayEnd;
     private final LongHashSet idSet;
-    private final CampaignFileIndex texts;
 
     /**
-     * A campaigns file read: the file as it is now, the definitions of the campaigns read from its
-     * changed part (every campaign on a first read), in file order, and the ids of the previous
-     * file's campaigns that are no longer in it.
+     * A campaigns file read: the file as it is now, the campaigns new or changed since the
+     * previous read (every campaign on a first read), in file order, and the campaigns of the
+     * previous file no longer in it, as they were.
      *
-     * @param parsed how many campaigns were parsed (the others' texts were known)
+     * @param parsed how many campaigns were parsed (the others were compared as bytes)
      */
-    public record Change(CampaignFile file, List<CampaignDefinition> read, long[] removed, int parsed)
+    public record Change(CampaignFile file, List<CampaignDefinition> changed, List<CampaignDefinition> removed, int parsed)
     {
     }
 
     private CampaignFile(final byte[] bytes, final int count, final int[] starts, final long[] ids, final long[] hashes,
-        final int arrayEnd, final LongHashSet idSet, final CampaignFileIndex texts)
+        final int arrayEnd, final LongHashSet idSet)
     {
         this.bytes = bytes;
         this.count = count;
@@ -61,13 +62,12 @@ public final class CampaignFile
         this.hashes = hashes;
         this.arrayEnd = arrayEnd;
         this.idSet = idSet;
-        this.texts = texts;
     }
 
     /** No file yet: the next read parses everything. */
     public static CampaignFile empty()
     {
-        return new CampaignFile(new byte[0], 0, new int[0], new long[0], new long[0], 0, new LongHashSet(), new CampaignFileIndex());
+        return new CampaignFile(new byte[0], 0, new int[0], new long[0], new long[0], 0, new LongHashSet());
     }
 
     /** Campaigns in the file. */
@@ -76,10 +76,10 @@ public final class CampaignFile
         return count;
     }
 
-    /** The definition of the file's {@code i}-th campaign. */
-    public CampaignDefinition definition(final int i)
+    /** The id of the file's {@code i}-th campaign. */
+    public long id(final int i)
     {
-        return texts.get(hashes[i]);
+        return ids[i];
     }
 
     /**
@@ -92,7 +92,7 @@ public final class CampaignFile
         final int first = Arrays.mismatch(bytes, utf8);
         if (first < 0)
         {
-            return new Change(this, List.of(), new long[0], 0);
+            return new Change(this, List.of(), List.of(), 0);
         }
         if (count > 0 && first >= starts[0])
         {
@@ -126,7 +126,7 @@ public final class CampaignFile
         final int base = starts[from] - OPEN_ARRAY.length;
         final CampaignElements read = new CampaignElements(16);
         int to = -1;
-        try (JsonParser parser = CampaignDefinitionParser.scanner(texts).createParser(new SequenceInputStream(
+        try (JsonParser parser = CampaignDefinitionParser.FILE.createParser(new SequenceInputStream(
             new ByteArrayInputStream(OPEN_ARRAY), new ByteArrayInputStream(utf8, starts[from], utf8.length - starts[from]))))
         {
             parser.nextToken();
@@ -146,7 +146,7 @@ public final class CampaignFile
                 {
                     break;
                 }
-                read.read(parser, utf8, base, at, from, texts);
+                read.read(parser, utf8, base, at, from);
                 if (read.duplicate())
                 {
                     return null;
@@ -171,14 +171,11 @@ public final class CampaignFile
                 return null;
             }
         }
-        final LongArrayList gone = new LongArrayList();
-        for (int i = from; i < to; i++)
+        final List<CampaignDefinition> changed = changed(from, to, read);
+        final List<CampaignDefinition> removed = removed(from, to, read);
+        for (final CampaignDefinition gone : removed)
         {
-            if (!read.has(ids[i]))
-            {
-                gone.addLong(ids[i]);
-                idSet.remove(ids[i]);
-            }
+            idSet.remove(gone.id());
         }
         final int newCount = count - (to - from) + read.size();
         final boolean inPlace = newCount == count;
@@ -202,19 +199,56 @@ public final class CampaignFile
             newIds[from + i] = read.id(i);
             newHashes[from + i] = read.hash(i);
             idSet.add(read.id(i));
-            texts.put(read.hash(i), read.definition(i));
         }
-        // texts replaced stay in the index until they outnumber a quarter of the file
-        final CampaignFileIndex index = texts.size() > newCount + Math.max(1024, newCount / 4) ?
-            texts.retainOnly(newHashes, newCount) : texts;
-        return new Change(new CampaignFile(utf8, newCount, newStarts, newIds, newHashes, arrayEnd + shift, idSet, index),
-            read.definitions(), gone.toLongArray(), read.parsed());
+        return new Change(new CampaignFile(utf8, newCount, newStarts, newIds, newHashes, arrayEnd + shift, idSet),
+            changed, removed, read.size());
     }
 
-    /** The whole file read, its campaigns' texts looked up in this file's. */
+    /** The campaigns read that are new, or whose text differs from that of the campaign with their id in {@code [from, to)}. */
+    private List<CampaignDefinition> changed(final int from, final int to, final CampaignElements read)
+    {
+        final Long2LongHashMap hashById = new Long2LongHashMap(Math.max(16, 2 * (to - from)), 0.65f, 0);
+        for (int i = from; i < to; i++)
+        {
+            hashById.put(ids[i], hashes[i]);
+        }
+        final List<CampaignDefinition> changed = new ArrayList<>();
+        for (int i = 0; i < read.size(); i++)
+        {
+            if (!hashById.containsKey(read.id(i)) || hashById.get(read.id(i)) != read.hash(i))
+            {
+                changed.add(read.definition(i));
+            }
+        }
+        return changed;
+    }
+
+    /** The campaigns in {@code [from, to)} whose id none read has, as they were (their text parsed again). */
+    private List<CampaignDefinition> removed(final int from, final int to, final CampaignElements read)
+    {
+        final List<CampaignDefinition> removed = new ArrayList<>();
+        for (int i = from; i < to; i++)
+        {
+            if (!read.has(ids[i]))
+            {
+                try
+                {
+                    removed.add(CampaignDefinitionParser.parse(
+                        CampaignDefinitionParser.ELEMENT.readTree(bytes, starts[i], bytes.length - starts[i]), CampaignElements.prefix(i)));
+                }
+                catch (final IOException ex)
+                {
+                    throw new IllegalStateException("campaigns[" + i + "] was read before", ex);
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** The whole file read, and compared with this one campaign by campaign. */
     private Change readWhole(final byte[] utf8)
     {
-        try (JsonParser parser = CampaignDefinitionParser.scanner(texts).createParser(utf8))
+        try (JsonParser parser = CampaignDefinitionParser.FILE.createParser(utf8))
         {
             if (parser.nextToken() != JsonToken.START_OBJECT)
             {
@@ -245,10 +279,8 @@ public final class CampaignFile
             {
                 throw new InvalidDefinitionException("campaigns", "is required");
             }
-            final LongHashSet newIds = read.ids();
-            final long[] gone = Arrays.stream(ids, 0, count).filter(id -> !newIds.contains(id)).toArray();
-            return new Change(new CampaignFile(utf8, read.size(), read.starts(), read.idArray(), read.hashes(), end, newIds,
-                read.index()), read.definitions(), gone, read.parsed());
+            return new Change(new CampaignFile(utf8, read.size(), read.starts(), read.idArray(), read.hashes(), end, read.ids()),
+                changed(0, count, read), removed(0, count, read), read.size());
         }
         catch (final JsonProcessingException ex)
         {
@@ -270,7 +302,7 @@ public final class CampaignFile
         }
         while (parser.nextToken() != JsonToken.END_ARRAY)
         {
-            read.read(parser, utf8, 0, (int)parser.currentTokenLocation().getByteOffset(), 0, texts);
+            read.read(parser, utf8, 0, (int)parser.currentTokenLocation().getByteOffset(), 0);
             if (read.duplicate())
             {
                 throw new InvalidDefinitionException(CampaignElements.prefix(read.size() - 1) + "id",

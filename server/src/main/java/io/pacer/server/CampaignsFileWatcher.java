@@ -7,7 +7,6 @@ import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.PacerPipeline;
 import io.pacer.pipeline.PacerThreads;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +57,6 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private final Duration interval;
     private final PacerPipeline pipeline;
     private final Path appliedCopy;
-    /** The definitions in force from the file, by id: a primitive map (a million campaigns box nothing). */
-    private final Long2ObjectHashMap<CampaignDefinition> applied = new Long2ObjectHashMap<>();
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
     private ScheduledExecutorService scheduler;
@@ -69,7 +66,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private FileStamp lastSeen;
     /** The digest of the content last applied or rejected. */
     private byte[] lastDigest;
-    /** The start-up found the file as last applied and left the baseline ({@link #applied}) unread until a change needs it. */
+    /** The start-up found the file as last applied and left the baseline ({@link #campaignFile}) unread until a change needs it. */
     private boolean baselinePending;
     /** The file as last read (or its applied copy): a re-read compares against it and parses only what changed. */
     private CampaignFile campaignFile = CampaignFile.empty();
@@ -147,14 +144,11 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         try
         {
-            final CampaignFile.Change baseline = CampaignFile.empty().next(WholeFile.read(appliedCopy));
-            baseline.read().forEach(d -> applied.put(d.id(), d));
-            campaignFile = baseline.file();
+            campaignFile = CampaignFile.empty().next(WholeFile.read(appliedCopy)).file();
         }
         catch (final IOException | InvalidDefinitionException ex)
         {
             LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
-            applied.clear();
             campaignFile = CampaignFile.empty();
         }
     }
@@ -206,8 +200,11 @@ public final class CampaignsFileWatcher implements AutoCloseable
     {
         if (baselinePending)
         {
+            final long start = System.nanoTime();
             loadAppliedCopy();
             baselinePending = false;
+            LOG.info("campaigns file {}: baseline of {} campaign(s) read from {} in {} ms", file, campaignFile.count(),
+                appliedCopy, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
     }
 
@@ -345,19 +342,11 @@ public final class CampaignsFileWatcher implements AutoCloseable
             return;
         }
         campaignFile = change.file();
-        final List<CampaignDefinition> changes = new ArrayList<>();
-        for (final CampaignDefinition d : change.read())
-        {
-            if (!d.equals(applied.get(d.id())))
-            {
-                changes.add(d);
-            }
-        }
+        final List<CampaignDefinition> changes = new ArrayList<>(change.changed());
         final List<CampaignDefinition> removed = new ArrayList<>();
-        for (final long id : change.removed())
+        for (final CampaignDefinition d : change.removed())
         {
-            final CampaignDefinition d = applied.get(id);
-            if (d != null && d.status() != CampaignStatus.PAUSED)
+            if (d.status() != CampaignStatus.PAUSED)
             {
                 removed.add(d.withStatus(CampaignStatus.PAUSED));
             }
@@ -369,7 +358,6 @@ public final class CampaignsFileWatcher implements AutoCloseable
         {
             final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
             pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
-            batch.forEach(d -> applied.put(d.id(), d));
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         saveAppliedCopy(content);
