@@ -1,14 +1,17 @@
 package io.pacer.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -29,54 +32,71 @@ public final class CampaignJson
 
     /**
      * The definition alone, in the shape docs/operations.md defines: the same text Jackson writes
-     * for {@link #definitionNode}, written directly (the journal renders every campaign update, a
-     * million of them when a large campaigns file loads, and the tree took most of that time).
+     * for {@link #definitionNode}, written directly by {@link #writeDefinition}.
      */
     public static String definition(final CampaignDefinition d)
     {
-        final StringBuilder json = new StringBuilder(256);
-        json.append("{\"id\":").append(Long.toUnsignedString(d.id()))
-            .append(",\"budgetMicros\":").append(d.budgetMicros())
-            .append(",\"dailyBudgetMicros\":").append(d.dailyBudgetMicros())
-            .append(",\"start\":\"");
-        instant(json, d.start());
-        json.append("\",\"end\":\"");
-        instant(json, d.end());
-        json.append("\",\"timeZone\":\"").append(JsonStringEncoder.getInstance().quoteAsString(d.timeZone().getId()))
-            .append("\",\"maxBidCpmMicros\":").append(d.maxBidCpmMicros())
-            .append(",\"pacing\":\"").append(d.pacing().name())
-            .append("\",\"status\":\"").append(d.status().name())
-            .append("\"}");
-        return json.toString();
+        final UnsafeBuffer json = new UnsafeBuffer(new byte[maxDefinitionLength(d)]);
+        return new String(json.byteArray(), 0, writeDefinition(json, 0, d), StandardCharsets.US_ASCII);
     }
 
-    /** {@link Instant#toString()}, without its formatter for whole seconds in years 0 to 9999. */
-    private static void instant(final StringBuilder json, final Instant instant)
+    /** The most bytes {@link #writeDefinition} writes for {@code d}. */
+    public static int maxDefinitionLength(final CampaignDefinition d)
+    {
+        return 384 + d.timeZone().getId().length();
+    }
+
+    /**
+     * Writes {@link #definition} as ASCII at {@code index}, with no String or array on the way (the
+     * journal renders every campaign update, a million of them when a large campaigns file loads);
+     * returns the length. A zone id is ASCII and needs no escaping ({@link java.time.ZoneId}'s rules).
+     */
+    public static int writeDefinition(final MutableDirectBuffer json, final int index, final CampaignDefinition d)
+    {
+        int i = index;
+        i += json.putStringWithoutLengthAscii(i, "{\"id\":");
+        i += d.id() >= 0 ? json.putLongAscii(i, d.id()) : json.putStringWithoutLengthAscii(i, Long.toUnsignedString(d.id()));
+        i += json.putStringWithoutLengthAscii(i, ",\"budgetMicros\":");
+        i += json.putLongAscii(i, d.budgetMicros());
+        i += json.putStringWithoutLengthAscii(i, ",\"dailyBudgetMicros\":");
+        i += json.putLongAscii(i, d.dailyBudgetMicros());
+        i += json.putStringWithoutLengthAscii(i, ",\"start\":\"");
+        i += instant(json, i, d.start());
+        i += json.putStringWithoutLengthAscii(i, "\",\"end\":\"");
+        i += instant(json, i, d.end());
+        i += json.putStringWithoutLengthAscii(i, "\",\"timeZone\":\"");
+        i += json.putStringWithoutLengthAscii(i, d.timeZone().getId());
+        i += json.putStringWithoutLengthAscii(i, "\",\"maxBidCpmMicros\":");
+        i += json.putLongAscii(i, d.maxBidCpmMicros());
+        i += json.putStringWithoutLengthAscii(i, ",\"pacing\":\"");
+        i += json.putStringWithoutLengthAscii(i, d.pacing().name());
+        i += json.putStringWithoutLengthAscii(i, "\",\"status\":\"");
+        i += json.putStringWithoutLengthAscii(i, d.status().name());
+        i += json.putStringWithoutLengthAscii(i, "\"}");
+        return i - index;
+    }
+
+    /** {@link Instant#toString()}, without its formatter for whole seconds in years 0 to 9999; returns the length. */
+    private static int instant(final MutableDirectBuffer json, final int index, final Instant instant)
     {
         final LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
         if (instant.getNano() != 0 || t.getYear() < 0 || t.getYear() > 9999)
         {
-            json.append(instant);
-            return;
+            return json.putStringWithoutLengthAscii(index, instant.toString());
         }
-        pad(json, t.getYear(), 4).append('-');
-        pad(json, t.getMonthValue(), 2).append('-');
-        pad(json, t.getDayOfMonth(), 2).append('T');
-        pad(json, t.getHour(), 2).append(':');
-        pad(json, t.getMinute(), 2).append(':');
-        pad(json, t.getSecond(), 2).append('Z');
-    }
-
-    private static StringBuilder pad(final StringBuilder json, final int value, final int digits)
-    {
-        for (int limit = 10, i = 1; i < digits; i++, limit *= 10)
-        {
-            if (value < limit)
-            {
-                json.append('0');
-            }
-        }
-        return json.append(value);
+        json.putNaturalPaddedIntAscii(index, 4, t.getYear());
+        json.putByte(index + 4, (byte)'-');
+        json.putNaturalPaddedIntAscii(index + 5, 2, t.getMonthValue());
+        json.putByte(index + 7, (byte)'-');
+        json.putNaturalPaddedIntAscii(index + 8, 2, t.getDayOfMonth());
+        json.putByte(index + 10, (byte)'T');
+        json.putNaturalPaddedIntAscii(index + 11, 2, t.getHour());
+        json.putByte(index + 13, (byte)':');
+        json.putNaturalPaddedIntAscii(index + 14, 2, t.getMinute());
+        json.putByte(index + 16, (byte)':');
+        json.putNaturalPaddedIntAscii(index + 17, 2, t.getSecond());
+        json.putByte(index + 19, (byte)'Z');
+        return 20;
     }
 
     /** The definition plus the money and counters of its state. */

@@ -16,6 +16,8 @@ import io.pacer.units.CpmMicros;
 import io.pacer.units.DurationMillis;
 import io.pacer.units.EpochMillis;
 
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignJson;
 import io.pacer.model.PacingPolicy;
 
 import java.io.IOException;
@@ -209,14 +211,12 @@ public final class JournalWriter implements AutoCloseable
         }
     }
 
-    public void define(final @EpochMillis long epochMillis, final String definitionJson)
+    public void define(final @EpochMillis long epochMillis, final CampaignDefinition definition)
     {
-        final byte[] json = definitionJson.getBytes(StandardCharsets.UTF_8);
-        final int length = CampaignUpdateRecordEncoder.BLOCK_LENGTH + json.length;
-        final int start = begin(length);
+        final int start = begin(CampaignUpdateRecordEncoder.BLOCK_LENGTH + CampaignJson.maxDefinitionLength(definition));
         stamp(updateRecord.wrap(view, payloadOffset(start)).header(), RecordType.CAMPAIGN_UPDATE, epochMillis);
-        view.putBytes(payloadOffset(start) + CampaignUpdateRecordEncoder.BLOCK_LENGTH, json);
-        end(start, length);
+        final int json = CampaignJson.writeDefinition(view, payloadOffset(start) + CampaignUpdateRecordEncoder.BLOCK_LENGTH, definition);
+        end(start, CampaignUpdateRecordEncoder.BLOCK_LENGTH + json);
     }
 
     public void tick(final @EpochMillis long epochMillis)

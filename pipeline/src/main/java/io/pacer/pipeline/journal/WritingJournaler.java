@@ -1,7 +1,6 @@
 package io.pacer.pipeline.journal;
 
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignJson;
 import io.pacer.pipeline.PacerEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,12 +34,12 @@ public final class WritingJournaler implements Journaler
                 event.cpmMicros(), event.gateway());
             case LOSS_NOTICE -> writer.notice(false, event.epochMillis(), event.requestId(), event.campaignId(),
                 PacerEvent.NO_PRICE, event.gateway());
-            case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), CampaignJson.definition(event.definition()));
+            case CAMPAIGN_UPDATE -> writer.define(event.epochMillis(), event.definition());
             case CAMPAIGN_BATCH ->
             {
                 for (final CampaignDefinition definition : event.definitions())
                 {
-                    writer.define(event.epochMillis(), CampaignJson.definition(definition));
+                    writer.define(event.epochMillis(), definition);
                 }
             }
             case TICK, STATE_QUERY -> writer.tick(event.epochMillis());

@@ -1,5 +1,6 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.GatewayIds;
 import org.junit.jupiter.api.Test;
@@ -21,12 +22,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JournalTest
 {
+    private static final String CAMPAIGN_42 = "{\"id\":42,\"budgetMicros\":1000,\"dailyBudgetMicros\":0," +
+        "\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2027-01-01T00:00:00Z\",\"timeZone\":\"Europe/Paris\"," +
+        "\"maxBidCpmMicros\":0,\"pacing\":\"EVEN\",\"status\":\"ACTIVE\"}";
+
     /** The records {@link #writeFive} writes, as {@link #readAll} reads them back. */
     private static final String[] FIVE_RECORDS = {
         "0 BID_REQUEST 1000 7 42 2500000 0 null shards=2",
         "1 WIN_NOTICE 1001 7 42 1000000 0 null shards=2",
         "2 LOSS_NOTICE 1002 8 42 0 0 null shards=2",
-        "3 CAMPAIGN_UPDATE 1003 8 42 0 0 {\"id\":42} shards=2",
+        "3 CAMPAIGN_UPDATE 1003 8 42 0 0 " + CAMPAIGN_42 + " shards=2",
         "4 TICK 1004 8 42 0 0 null shards=2"};
 
     @TempDir
@@ -54,7 +59,8 @@ class JournalTest
         w.bid(1000, 7, 42, 2_500_000, 0);
         w.notice(true, 1001, 7, 42, 1_000_000);
         w.notice(false, 1002, 8, 42, 0);
-        w.define(1003, "{\"id\":42}");
+        // the definition is written as its canonical JSON, straight into the journal's buffer
+        w.define(1003, CampaignDefinitionParser.parseJson(CAMPAIGN_42));
         w.tick(1004);
         w.endOfBatch();
     }
@@ -63,7 +69,7 @@ class JournalTest
     void shouldStillReadAVersionThreeSegmentWrittenByHand() throws Exception
     {
         final byte[] tunables = TunablesCodec.encode(PacingPolicy.DEFAULT);
-        final byte[] json = "{\"id\":42}".getBytes(StandardCharsets.UTF_8);
+        final byte[] json = CAMPAIGN_42.getBytes(StandardCharsets.UTF_8);
         // version 3's layout, as the writer laid it out by hand before the SBE schema
         final ByteBuffer v3 = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
         v3.putInt(0x4A524350).putInt(3).putInt(2).put(tunables);
