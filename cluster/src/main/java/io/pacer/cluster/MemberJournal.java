@@ -1,7 +1,6 @@
 package io.pacer.cluster;
 
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignJson;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.journal.JournalReader;
@@ -130,7 +129,7 @@ public final class MemberJournal implements Recorder, AutoCloseable
         {
             try
             {
-                writer.define(Units.epochMillis(epochMillis), CampaignJson.definition(definition));
+                writer.define(Units.epochMillis(epochMillis), definition);
             }
             catch (final RuntimeException ex)
             {

@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.server.JournalIntegrationTest.Run;
@@ -160,7 +161,7 @@ class ReplayQuestionsIntegrationTest
             JournalWriter.FsyncPolicy.NEVER, Units.durationMillis(100)))
         {
             final long now = Units.epochMillis(Instant.parse("2026-06-01T00:00:00Z").toEpochMilli());
-            writer.define(now, asap(1, 1_000));
+            writer.define(now, CampaignDefinitionParser.parseJson(asap(1, 1_000)));
             writer.bid(now, 77, 1, 1_000, Reason.OVERLOADED.value());
             writer.endOfBatch();
         }
