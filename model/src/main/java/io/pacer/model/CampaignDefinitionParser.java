@@ -45,7 +45,7 @@ public final class CampaignDefinitionParser
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
     /** Zones by id: a zone is immutable, and {@link ZoneId#of} makes new rules objects on every call (150 bytes a campaign). */
     private static final ConcurrentHashMap<String, ZoneId> ZONES = new ConcurrentHashMap<>();
-    private static final ZoneId UTC = zoneOf("UTC");
+    static final ZoneId UTC = zoneOf("UTC");
 
     /** Admin bodies: strict JSON. */
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -215,6 +215,18 @@ public final class CampaignDefinitionParser
     private static Instant instant(final JsonNode object, final String prefix, final String field)
     {
         final String text = string(object, prefix, field);
+        final Instant instant = instantOrNull(text);
+        if (instant == null)
+        {
+            throw new InvalidDefinitionException(prefix + field,
+                "must be an ISO-8601 instant such as 2026-12-02T00:00:00Z, was \"" + text + "\"");
+        }
+        return instant;
+    }
+
+    /** An ISO-8601 instant, UTC or with an offset; null if {@code text} is neither. */
+    static Instant instantOrNull(final String text)
+    {
         final Instant common = utcInstant(text);
         if (common != null)
         {
@@ -232,8 +244,7 @@ public final class CampaignDefinitionParser
             }
             catch (final DateTimeParseException ex)
             {
-                throw new InvalidDefinitionException(prefix + field,
-                    "must be an ISO-8601 instant such as 2026-12-02T00:00:00Z, was \"" + text + "\"");
+                return null;
             }
         }
     }

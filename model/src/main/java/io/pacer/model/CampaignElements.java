@@ -1,6 +1,8 @@
 package io.pacer.model;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongHashSet;
@@ -48,9 +50,12 @@ final class CampaignElements
     void read(final JsonParser parser, final byte[] utf8, final int base, final int start, final int firstIndex)
         throws IOException
     {
-        final CampaignDefinition definition = CampaignDefinitionParser.parse(
-            CampaignDefinitionParser.ELEMENT.readTree(parser), prefix(firstIndex + size()));
+        final CampaignDefinition fast = parser.currentToken() == JsonToken.START_OBJECT ? CampaignStreamReader.read(parser) : null;
+        final JsonNode tree = parser.currentToken() == JsonToken.END_OBJECT ? null : CampaignDefinitionParser.ELEMENT.readTree(parser);
         final int end = base + (int)parser.currentLocation().getByteOffset();
+        // what the stream reader gave up on is read as a tree, from its text, to say what is wrong with it
+        final CampaignDefinition definition = fast != null ? fast : CampaignDefinitionParser.parse(
+            tree != null ? tree : CampaignDefinitionParser.ELEMENT.readTree(utf8, start, end - start), prefix(firstIndex + size()));
         definitions.add(definition);
         starts.addInt(start);
         ids.addLong(definition.id());
