@@ -83,8 +83,9 @@ public final class CampaignDefinitionParser
 
     /**
      * {@link #parseCampaignsFile(String)} from the file's bytes (UTF-8). The file is streamed: each
-     * campaign is read as a small tree, checked and dropped, so that a million campaigns never
-     * stand in memory as one tree (that tree was most of the garbage collection when one loaded).
+     * campaign is read from the parser's tokens ({@link CampaignStreamReader}; as a small tree only
+     * when something is wrong with it), so that a million campaigns never stand in memory as one
+     * tree (that tree was most of the garbage collection when one loaded).
      */
     public static List<CampaignDefinition> parseCampaignsFile(final byte[] utf8)
     {

@@ -100,11 +100,6 @@ final class CampaignElements
         return hashes.getLong(i);
     }
 
-    List<CampaignDefinition> definitions()
-    {
-        return definitions;
-    }
-
     int[] starts()
     {
         return starts.toIntArray();
@@ -121,7 +116,7 @@ final class CampaignElements
     }
 
     /** The ids read, as a set: handed over, not copied. */
-    LongHashSet ids()
+    LongHashSet idSet()
     {
         return idSet;
     }

@@ -90,7 +90,7 @@ public final class CampaignFile
     public Change next(final byte[] utf8)
     {
         final int first = Arrays.mismatch(bytes, utf8);
-        if (first < 0)
+        if (first < 0 && bytes.length > 0)
         {
             return new Change(this, List.of(), List.of(), 0);
         }
@@ -115,7 +115,8 @@ public final class CampaignFile
     /**
      * Reads from the campaign in which the files first differ until the parser reaches, in the
      * part both files end with, a campaign of this file (or its array's end): the rest is this
-     * file's rest, read and checked before. Null if it reaches the array's end before that part.
+     * file's rest, read and checked before. Null, for a whole read to decide, if it reaches the
+     * array's end before that part, or if a campaign read has an id the file already has.
      */
     private Change readChangedPart(final byte[] utf8, final int first) throws IOException
     {
@@ -204,18 +205,24 @@ public final class CampaignFile
             changed, removed, read.size());
     }
 
-    /** The campaigns read that are new, or whose text differs from that of the campaign with their id in {@code [from, to)}. */
+    /**
+     * The campaigns read that are new, or whose definition differs from that of the campaign with
+     * their id in {@code [from, to)}: the same text means the same definition; another text (a
+     * comment, fields reordered, the file reformatted) is parsed again from the previous bytes to
+     * compare definitions, so that a campaign whose meaning did not change is not republished.
+     */
     private List<CampaignDefinition> changed(final int from, final int to, final CampaignElements read)
     {
-        final Long2LongHashMap hashById = new Long2LongHashMap(Math.max(16, 2 * (to - from)), 0.65f, 0);
+        final Long2LongHashMap indexById = new Long2LongHashMap(Math.max(16, 2 * (to - from)), 0.65f, -1);
         for (int i = from; i < to; i++)
         {
-            hashById.put(ids[i], hashes[i]);
+            indexById.put(ids[i], i);
         }
         final List<CampaignDefinition> changed = new ArrayList<>();
         for (int i = 0; i < read.size(); i++)
         {
-            if (!hashById.containsKey(read.id(i)) || hashById.get(read.id(i)) != read.hash(i))
+            final int was = (int)indexById.get(read.id(i));
+            if (was < 0 || (hashes[was] != read.hash(i) && !definition(was).equals(read.definition(i))))
             {
                 changed.add(read.definition(i));
             }
@@ -223,7 +230,7 @@ public final class CampaignFile
         return changed;
     }
 
-    /** The campaigns in {@code [from, to)} whose id none read has, as they were (their text parsed again). */
+    /** The campaigns in {@code [from, to)} whose id none read has, as they were. */
     private List<CampaignDefinition> removed(final int from, final int to, final CampaignElements read)
     {
         final List<CampaignDefinition> removed = new ArrayList<>();
@@ -231,18 +238,24 @@ public final class CampaignFile
         {
             if (!read.has(ids[i]))
             {
-                try
-                {
-                    removed.add(CampaignDefinitionParser.parse(
-                        CampaignDefinitionParser.ELEMENT.readTree(bytes, starts[i], bytes.length - starts[i]), CampaignElements.prefix(i)));
-                }
-                catch (final IOException ex)
-                {
-                    throw new IllegalStateException("campaigns[" + i + "] was read before", ex);
-                }
+                removed.add(definition(i));
             }
         }
         return removed;
+    }
+
+    /** The definition of this file's campaign {@code i}, parsed again from its text (it was valid). */
+    private CampaignDefinition definition(final int i)
+    {
+        try
+        {
+            return CampaignDefinitionParser.parse(
+                CampaignDefinitionParser.ELEMENT.readTree(bytes, starts[i], bytes.length - starts[i]), CampaignElements.prefix(i));
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("campaigns[" + i + "] was read before", ex);
+        }
     }
 
     /** The whole file read, and compared with this one campaign by campaign. */
@@ -264,10 +277,6 @@ public final class CampaignFile
                 {
                     throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
                 }
-                if (read != null)
-                {
-                    throw new InvalidDefinitionException("document", "not valid json: Duplicate field 'campaigns'");
-                }
                 read = new CampaignElements(Math.max(16, count));
                 end = readArray(parser, utf8, read);
             }
@@ -279,7 +288,7 @@ public final class CampaignFile
             {
                 throw new InvalidDefinitionException("campaigns", "is required");
             }
-            return new Change(new CampaignFile(utf8, read.size(), read.starts(), read.idArray(), read.hashes(), end, read.ids()),
+            return new Change(new CampaignFile(utf8, read.size(), read.starts(), read.idArray(), read.hashes(), end, read.idSet()),
                 changed(0, count, read), removed(0, count, read), read.size());
         }
         catch (final JsonProcessingException ex)

@@ -16,7 +16,7 @@ import java.util.Set;
  * Reads a well-formed campaign straight from the parser's tokens, with no tree: a million
  * campaigns loaded as trees spent most of their parsing building them. Anything it does not
  * expect (an unknown field, a value of another type, a number beyond a long, a definition its
- * constructor refuses) makes it give up and return null, having moved past the object; the caller
+ * constructor refuses) makes it give up and return null, on the object's {@code END_OBJECT}; the caller
  * then reads the campaign's text as a tree with {@link CampaignDefinitionParser#parse}, which
  * says exactly what is wrong. For every campaign it accepts, it gives what that path gives.
  */

@@ -57,6 +57,26 @@ class CampaignFileTest
     }
 
     @Test
+    void shouldLeaveOutACampaignWhoseTextChangedButNotItsMeaning()
+    {
+        final CampaignFile previous = CampaignFile.empty().next(file(campaign(1, 10), campaign(2, 20), campaign(3, 30))).file();
+        final String reordered = "{ " + FLIGHT + ", /* moved */ \"budgetMicros\":20, \"id\":2 }";
+        final CampaignFile.Change change = previous.next(file(campaign(1, 10), reordered, campaign(3, 31)));
+        assertThat(change.changed()).extracting(CampaignDefinition::id).containsExactly(3L);
+        assertThat(change.removed()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAnEmptyFileReadFirstOrAgain()
+    {
+        assertThatThrownBy(() -> CampaignFile.empty().next(new byte[0]))
+            .isInstanceOf(InvalidDefinitionException.class).hasMessage("document: is empty");
+        final CampaignFile previous = CampaignFile.empty().next(file(campaign(1, 10))).file();
+        assertThatThrownBy(() -> previous.next(new byte[0]))
+            .isInstanceOf(InvalidDefinitionException.class).hasMessage("document: is empty");
+    }
+
+    @Test
     void shouldNameTheCampaignsNoLongerInTheFile()
     {
         final CampaignFile.Change first = CampaignFile.empty().next(file(campaign(1, 10), campaign(2, 20), campaign(3, 30)));

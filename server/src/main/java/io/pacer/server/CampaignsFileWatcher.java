@@ -279,7 +279,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         return false;
     }
 
-    /** SHA-256 of the content: 32 bytes held instead of the file (120 MB at a million campaigns). */
+    /** SHA-256 of the content: what a rejected file is remembered by (only a good one's bytes are kept, in {@link #campaignFile}). */
     private static byte[] digest(final byte[] content)
     {
         return sha256().digest(content);
@@ -353,13 +353,26 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         removed.sort((a, b) -> Long.compareUnsigned(a.id(), b.id()));
         changes.addAll(removed);
-        final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size() / BATCH + 1);
-        for (int from = 0; from < changes.size(); from += BATCH)
+        try
         {
-            final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
-            pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
+            final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size() / BATCH + 1);
+            for (int from = 0; from < changes.size(); from += BATCH)
+            {
+                final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
+                pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
+            }
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         }
-        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
+        catch (final RuntimeException ex)
+        {
+            // some of the change may not have been applied: the next look compares the file with the
+            // copy last applied (or, without one, applies it whole) instead of with what was read now
+            campaignFile = CampaignFile.empty();
+            baselinePending = appliedCopy != null;
+            lastSeen = null;
+            lastDigest = null;
+            throw ex;
+        }
         saveAppliedCopy(content);
         reloads.incrementAndGet();
         LOG.info("campaigns file {} {}: {} campaign(s), {} parsed, {} update(s) applied",

@@ -22,8 +22,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class FileChangeAlarm implements AutoCloseable
 {
-    /** How long the writes must pause before the task runs. */
+    /** How long the writes to the file must pause before the task runs. */
     static final long SETTLE_MILLIS = 20;
+    /** The longest the task waits for the writes to pause. */
+    static final long MAX_SETTLE_MILLIS = 500;
 
     private static final Logger LOG = LoggerFactory.getLogger(FileChangeAlarm.class);
 
@@ -47,9 +49,10 @@ final class FileChangeAlarm implements AutoCloseable
     static FileChangeAlarm start(final Path file, final Runnable task)
     {
         final Path dir = file.toAbsolutePath().getParent();
+        WatchService watcher = null;
         try
         {
-            final WatchService watcher = dir.getFileSystem().newWatchService();
+            watcher = dir.getFileSystem().newWatchService();
             dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
             final FileChangeAlarm alarm = new FileChangeAlarm(watcher, file, task);
             alarm.thread.start();
@@ -58,6 +61,7 @@ final class FileChangeAlarm implements AutoCloseable
         catch (final IOException | UnsupportedOperationException ex)
         {
             LOG.info("no change notices for {} ({}): polling only", dir, ex.toString());
+            closeQuietly(watcher);
             return null;
         }
     }
@@ -68,24 +72,39 @@ final class FileChangeAlarm implements AutoCloseable
         {
             while (true)
             {
-                boolean ours = about(watcher.take());
-                for (WatchKey more; ours && (more = watcher.poll(SETTLE_MILLIS, TimeUnit.MILLISECONDS)) != null; )
+                if (!about(watcher.take()))
                 {
-                    about(more);
+                    continue;
                 }
-                if (ours)
+                // wait for a pause in the writes to the file (other files' events do not extend it)
+                final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_SETTLE_MILLIS);
+                long quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
+                for (long now = System.nanoTime(); now < Math.min(quietUntil, deadline); now = System.nanoTime())
                 {
-                    task.run();
+                    final WatchKey more = watcher.poll(Math.min(quietUntil, deadline) - now, TimeUnit.NANOSECONDS);
+                    if (more != null && about(more))
+                    {
+                        quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
+                    }
                 }
+                task.run();
             }
         }
         catch (final InterruptedException | ClosedWatchServiceException ex)
         {
             // closed
         }
+        catch (final IllegalStateException ex)
+        {
+            LOG.warn("change notices for {} stopped ({}): polling only", name, ex.getMessage());
+        }
     }
 
-    /** Whether the key's events include our file (or were too many to tell); the key is reset. */
+    /**
+     * Whether the key's events include our file (or were too many to tell); the key is reset.
+     *
+     * @throws IllegalStateException if the directory can no longer be watched (removed or replaced)
+     */
     private boolean about(final WatchKey key)
     {
         boolean ours = false;
@@ -93,13 +112,26 @@ final class FileChangeAlarm implements AutoCloseable
         {
             ours |= event.kind() == StandardWatchEventKinds.OVERFLOW || name.equals(event.context());
         }
-        key.reset();
+        if (!key.reset())
+        {
+            throw new IllegalStateException("the directory is no longer watched");
+        }
         return ours;
     }
 
     @Override
     public void close()
     {
+        closeQuietly(watcher);
+        thread.interrupt();
+    }
+
+    private static void closeQuietly(final WatchService watcher)
+    {
+        if (watcher == null)
+        {
+            return;
+        }
         try
         {
             watcher.close();
@@ -108,6 +140,5 @@ final class FileChangeAlarm implements AutoCloseable
         {
             LOG.debug("closing the change notices", ex);
         }
-        thread.interrupt();
     }
 }
