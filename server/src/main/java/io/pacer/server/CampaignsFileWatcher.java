@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -102,18 +101,14 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final FileStamp stamp = FileStamp.of(file);
         if (stamp != null && appliedCopyMatches())
         {
-            // the recovered state already has all of it: nothing read into memory, parsed or diffed;
-            // the baseline is read at the first change. A write since the comparison differs from
-            // the copy's digest, so the next poll applies it.
+            // the recovered state already has all of it: nothing read into memory, parsed or diffed
+            // here; the baseline (and its digest) is read by the watcher's thread once the server is
+            // up. A write since the comparison is compared with that baseline when it is applied.
             lastSeen = stamp;
-            lastDigest = digest(appliedCopy);
-            if (lastDigest != null)
-            {
-                baselinePending = true;
-                reloads.incrementAndGet();
-                LOG.info("campaigns file {} unchanged since it was last applied: nothing to apply", file);
-                return;
-            }
+            baselinePending = true;
+            reloads.incrementAndGet();
+            LOG.info("campaigns file {} unchanged since it was last applied: nothing to apply", file);
+            return;
         }
         loadAppliedCopy();
         final byte[] content = read();
@@ -136,20 +131,24 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
     }
 
-    private void loadAppliedCopy()
+    /** Reads the copy last applied as the baseline; returns its bytes, or null if there is none. */
+    private byte[] loadAppliedCopy()
     {
         if (appliedCopy == null || !Files.isRegularFile(appliedCopy))
         {
-            return;
+            return null;
         }
         try
         {
-            campaignFile = CampaignFile.empty().next(WholeFile.read(appliedCopy)).file();
+            final byte[] copy = WholeFile.read(appliedCopy);
+            campaignFile = CampaignFile.empty().next(copy).file();
+            return copy;
         }
         catch (final IOException | InvalidDefinitionException ex)
         {
             LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
             campaignFile = CampaignFile.empty();
+            return null;
         }
     }
 
@@ -201,7 +200,12 @@ public final class CampaignsFileWatcher implements AutoCloseable
         if (baselinePending)
         {
             final long start = System.nanoTime();
-            loadAppliedCopy();
+            final byte[] copy = loadAppliedCopy();
+            if (lastDigest == null && copy != null)
+            {
+                // a rewrite of the file with these same bytes then changes nothing
+                lastDigest = digest(copy);
+            }
             baselinePending = false;
             LOG.info("campaigns file {}: baseline of {} campaign(s) read from {} in {} ms", file, campaignFile.count(),
                 appliedCopy, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
@@ -283,25 +287,6 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private static byte[] digest(final byte[] content)
     {
         return sha256().digest(content);
-    }
-
-    /** SHA-256 of a file, read in small chunks; null if it cannot be read. */
-    private static byte[] digest(final Path file)
-    {
-        final MessageDigest sha = sha256();
-        try (InputStream in = Files.newInputStream(file))
-        {
-            final byte[] chunk = new byte[1 << 16];
-            for (int n; (n = in.read(chunk)) > 0; )
-            {
-                sha.update(chunk, 0, n);
-            }
-            return sha.digest();
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
     }
 
     private static MessageDigest sha256()
