@@ -114,6 +114,9 @@ public final class CampaignDefinition
     }
 
     private static final PacingMode[] MODES = PacingMode.values();
+    /** Flight bounds read from snapshots: campaigns in a row mostly share them. */
+    private static final InstantMemo STARTS = new InstantMemo();
+    private static final InstantMemo ENDS = new InstantMemo();
     private static final CampaignStatus[] STATUSES = CampaignStatus.values();
 
     /** Reads what {@link #write} wrote, through the constructor's checks. */
@@ -122,9 +125,9 @@ public final class CampaignDefinition
         final long id = in.readLong();
         final @CurrencyMicros long budget = Units.currencyMicros(in.readLong());
         final @CurrencyMicros long daily = Units.currencyMicros(in.readLong());
-        final Instant start = Instant.ofEpochSecond(in.readLong(), in.readInt());
-        final Instant end = Instant.ofEpochSecond(in.readLong(), in.readInt());
-        final ZoneId zone = CampaignDefinitionParser.zoneOf(in.readUTF());
+        final Instant start = STARTS.of(in.readLong(), in.readInt());
+        final Instant end = ENDS.of(in.readLong(), in.readInt());
+        final ZoneId zone = ZoneIds.read(in);
         final @CpmMicros long maxBid = Units.cpmMicros(in.readLong());
         return new CampaignDefinition(id, budget, daily, start, end, zone, maxBid, MODES[in.readByte()], STATUSES[in.readByte()]);
     }

@@ -30,7 +30,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads campaign definitions (docs/operations.md) from JSON, strictly: unknown or duplicate fields,
@@ -43,9 +42,6 @@ public final class CampaignDefinitionParser
     private static final Set<String> FIELDS = Set.of(
         "id", "budgetMicros", "dailyBudgetMicros", "start", "end", "timeZone", "maxBidCpmMicros", "pacing", "status");
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
-    /** Zones by id: a zone is immutable, and {@link ZoneId#of} makes new rules objects on every call (150 bytes a campaign). */
-    private static final ConcurrentHashMap<String, ZoneId> ZONES = new ConcurrentHashMap<>();
-    static final ZoneId UTC = zoneOf("UTC");
 
     /** Admin bodies: strict JSON. */
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -310,28 +306,18 @@ public final class CampaignDefinitionParser
     {
         if (present(object, "timeZone") == null)
         {
-            return UTC;
+            return ZoneIds.UTC;
         }
         final String text = string(object, prefix, "timeZone");
         try
         {
-            return zoneOf(text);
+            return ZoneIds.of(text);
         }
         catch (final DateTimeException ex)
         {
             throw new InvalidDefinitionException(prefix + "timeZone",
                 "must be an IANA zone id such as America/New_York, was \"" + text + "\"");
         }
-    }
-
-    /**
-     * {@link ZoneId#of}, one instance per id.
-     *
-     * @throws DateTimeException for an id that is not a zone
-     */
-    static ZoneId zoneOf(final String id)
-    {
-        return ZONES.computeIfAbsent(id, ZoneId::of);
     }
 
     private static <E extends Enum<E>> E enumValue(

@@ -100,7 +100,7 @@ final class CampaignStreamReader
             final @CurrencyMicros long dailyBudgetMicros = Units.currencyMicros(daily);
             final @CpmMicros long maxBidCpmMicros = Units.cpmMicros(maxBid);
             return new CampaignDefinition(id, budgetMicros, dailyBudgetMicros, start, end,
-                zone == null ? CampaignDefinitionParser.UTC : zone, maxBidCpmMicros, pacing, status);
+                zone == null ? ZoneIds.UTC : zone, maxBidCpmMicros, pacing, status);
         }
         catch (final InvalidDefinitionException ex)
         {
@@ -135,7 +135,7 @@ final class CampaignStreamReader
     {
         try
         {
-            return CampaignDefinitionParser.zoneOf(text);
+            return ZoneIds.of(text);
         }
         catch (final DateTimeException ex)
         {

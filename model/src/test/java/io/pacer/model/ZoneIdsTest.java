@@ -1,0 +1,45 @@
+package io.pacer.model;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Zones read from snapshots are the zones written, one instance per id. */
+class ZoneIdsTest
+{
+    @Test
+    void shouldReadBackEveryZoneWrittenAsOneInstancePerId() throws Exception
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final DataOutputStream out = new DataOutputStream(bytes);
+        for (final String id : new String[] {"Europe/Paris", "Europe/Paris", "UTC", "+05:30", "Europe/Paris", "Zoné/Nowhere"})
+        {
+            out.writeUTF(id);
+        }
+        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
+        final ZoneId paris = ZoneIds.read(in);
+        assertThat(paris).isEqualTo(ZoneId.of("Europe/Paris"));
+        assertThat(ZoneIds.read(in)).isSameAs(paris);
+        assertThat(ZoneIds.read(in)).isSameAs(ZoneIds.UTC);
+        assertThat(ZoneIds.read(in)).isEqualTo(ZoneId.of("+05:30"));
+        assertThat(ZoneIds.read(in)).isSameAs(paris);
+        assertThatThrownBy(() -> ZoneIds.read(in)).isInstanceOf(DateTimeException.class).hasMessageContaining("Zoné/Nowhere");
+    }
+
+    @Test
+    void shouldGiveTheSameInstantForTheSameSecondAndNanos()
+    {
+        final InstantMemo memo = new InstantMemo();
+        final java.time.Instant first = memo.of(1_767_225_600L, 5);
+        assertThat(memo.of(1_767_225_600L, 5)).isSameAs(first).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 5));
+        assertThat(memo.of(1_767_225_600L, 6)).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 6));
+    }
+}
