@@ -25,8 +25,17 @@ final class CampaignStreamReader
     /** The fields a JSON null may stand for: absent, given their defaults. */
     private static final Set<String> OPTIONAL = Set.of("dailyBudgetMicros", "timeZone", "maxBidCpmMicros", "pacing", "status");
 
+    /** Flight bounds: campaigns in a row mostly share them. */
+    private static final InstantMemo STARTS = new InstantMemo();
+    private static final InstantMemo ENDS = new InstantMemo();
+
     private CampaignStreamReader()
     {
+    }
+
+    private static Instant shared(final InstantMemo memo, final Instant instant)
+    {
+        return instant == null ? null : memo.share(instant);
     }
 
     /**
@@ -77,8 +86,8 @@ final class CampaignStreamReader
                 final String text = parser.getText();
                 switch (name)
                 {
-                    case "start" -> ok = (start = CampaignDefinitionParser.instantOrNull(text)) != null;
-                    case "end" -> ok = (end = CampaignDefinitionParser.instantOrNull(text)) != null;
+                    case "start" -> ok = (start = shared(STARTS, CampaignDefinitionParser.instantOrNull(text))) != null;
+                    case "end" -> ok = (end = shared(ENDS, CampaignDefinitionParser.instantOrNull(text))) != null;
                     case "timeZone" -> ok = (zone = zoneOrNull(text)) != null;
                     case "pacing" -> ok = (pacing = named(PacingMode.values(), text)) != null;
                     case "status" -> ok = (status = named(CampaignStatus.values(), text)) != null;

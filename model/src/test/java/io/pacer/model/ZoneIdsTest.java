@@ -35,11 +35,13 @@ class ZoneIdsTest
     }
 
     @Test
-    void shouldGiveTheSameInstantForTheSameSecondAndNanos()
+    void shouldGiveTheSameInstantForTheSameSecondAndNanosOrAnEqualInstant()
     {
         final InstantMemo memo = new InstantMemo();
         final java.time.Instant first = memo.of(1_767_225_600L, 5);
         assertThat(memo.of(1_767_225_600L, 5)).isSameAs(first).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 5));
         assertThat(memo.of(1_767_225_600L, 6)).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 6));
+        final java.time.Instant parsed = memo.share(java.time.Instant.parse("2027-01-01T00:00:00Z"));
+        assertThat(memo.share(java.time.Instant.parse("2027-01-01T00:00:00Z"))).isSameAs(parsed);
     }
 }
