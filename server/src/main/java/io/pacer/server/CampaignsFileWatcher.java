@@ -63,8 +63,10 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private FileChangeAlarm alarm;
     /** The file as last read (modification time, size, inode): a poll reads it again only when this changes. */
     private FileStamp lastSeen;
-    /** The digest of the content last applied or rejected. */
+    /** The digest of the content last applied or rejected; null until the first load's is taken. */
     private byte[] lastDigest;
+    /** The first load's content until its applied copy is written, once the server is up. */
+    private byte[] unsaved;
     /** The start-up found the file as last applied and left the baseline ({@link #campaignFile}) unread until a change needs it. */
     private boolean baselinePending;
     /** The file as last read (or its applied copy): a re-read compares against it and parses only what changed. */
@@ -114,7 +116,8 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final byte[] content = read();
         if (content != null)
         {
-            apply(content, digest(content), stamp, true);
+            // its digest and the applied copy are left to the watcher's thread once the server is up
+            apply(content, null, stamp, true);
         }
     }
 
@@ -177,6 +180,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         scheduler = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-campaigns-watcher"));
         // a start that skipped the baseline reads it now, off the start-up path, so that the first
         // edit is as quick as the next ones (a million campaigns: ~3 s of parsing)
+        scheduler.execute(this::finishInitialLoad);
         scheduler.execute(this::loadPendingBaseline);
         scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         final ScheduledExecutorService polls = scheduler;
@@ -192,6 +196,20 @@ public final class CampaignsFileWatcher implements AutoCloseable
         catch (final RejectedExecutionException ex)
         {
             // closed
+        }
+    }
+
+    /** The first load's digest and applied copy, taken off the start-up path (120 MB at a million campaigns). */
+    private synchronized void finishInitialLoad()
+    {
+        if (unsaved != null)
+        {
+            if (lastDigest == null)
+            {
+                lastDigest = digest(unsaved);
+            }
+            saveAppliedCopy(unsaved);
+            unsaved = null;
         }
     }
 
@@ -302,7 +320,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     }
 
     /**
-     * @param digest the content's SHA-256
+     * @param digest the content's SHA-256 (null at the first load: {@link #finishInitialLoad} takes it)
      * @param stamp  the file's stamp taken before {@code content} was read, so that a write after the read is seen
      */
     private void apply(final byte[] content, final byte[] digest, final FileStamp stamp, final boolean initial)
@@ -358,7 +376,14 @@ public final class CampaignsFileWatcher implements AutoCloseable
             lastDigest = null;
             throw ex;
         }
-        saveAppliedCopy(content);
+        if (initial)
+        {
+            unsaved = content;
+        }
+        else
+        {
+            saveAppliedCopy(content);
+        }
         reloads.incrementAndGet();
         LOG.info("campaigns file {} {}: {} campaign(s), {} parsed, {} update(s) applied",
             file, initial ? "loaded" : "reloaded", campaignFile.count(), change.parsed(), changes.size());
@@ -379,6 +404,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     @Override
     public synchronized void close()
     {
+        finishInitialLoad();
         if (alarm != null)
         {
             alarm.close();
