@@ -19,7 +19,7 @@ final class ZoneIds
     static final ZoneId UTC = of("UTC");
 
     /** The zone a snapshot named last, by its bytes: a shard's campaigns mostly share a few zones. */
-    private static volatile Named last = new Named(new byte[0], UTC);
+    private static volatile Named last = new Named("UTC".getBytes(StandardCharsets.US_ASCII), UTC);
 
     private ZoneIds()
     {

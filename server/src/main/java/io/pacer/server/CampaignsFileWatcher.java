@@ -63,11 +63,14 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private FileChangeAlarm alarm;
     /** The file as last read (modification time, size, inode): a poll reads it again only when this changes. */
     private FileStamp lastSeen;
-    /** The digest of the content last applied or rejected; null until the first load's is taken. */
+    /**
+     * The digest of the content last applied or rejected; null until it is taken by the watcher's
+     * thread (after the first load, or with the baseline after a restart) and after a failed publish.
+     */
     private byte[] lastDigest;
-    /** The first load's content until its applied copy is written, once the server is up. */
-    private byte[] unsaved;
-    /** The start-up found the file as last applied and left the baseline ({@link #campaignFile}) unread until a change needs it. */
+    /** The first load's content until its digest is taken, once the server is up. */
+    private byte[] undigested;
+    /** The start-up found the file as last applied and left the baseline ({@link #campaignFile}) to the watcher's thread. */
     private boolean baselinePending;
     /** The file as last read (or its applied copy): a re-read compares against it and parses only what changed. */
     private CampaignFile campaignFile = CampaignFile.empty();
@@ -116,7 +119,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         final byte[] content = read();
         if (content != null)
         {
-            // its digest and the applied copy are left to the watcher's thread once the server is up
+            // its digest is left to the watcher's thread once the server is up
             apply(content, null, stamp, true);
         }
     }
@@ -134,25 +137,25 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
     }
 
-    /** Reads the copy last applied as the baseline; returns its bytes, or null if there is none. */
+    /** Reads the copy last applied as the baseline; returns its bytes (even if they do not parse), or null if there are none. */
     private byte[] loadAppliedCopy()
     {
         if (appliedCopy == null || !Files.isRegularFile(appliedCopy))
         {
             return null;
         }
+        byte[] copy = null;
         try
         {
-            final byte[] copy = WholeFile.read(appliedCopy);
+            copy = WholeFile.read(appliedCopy);
             campaignFile = CampaignFile.empty().next(copy).file();
-            return copy;
         }
         catch (final IOException | InvalidDefinitionException ex)
         {
             LOG.warn("cannot read {} ({}); applying the whole campaigns file", appliedCopy, ex.toString());
             campaignFile = CampaignFile.empty();
-            return null;
         }
+        return copy;
     }
 
     private void saveAppliedCopy(final byte[] content)
@@ -178,8 +181,9 @@ public final class CampaignsFileWatcher implements AutoCloseable
     public synchronized void start()
     {
         scheduler = Executors.newSingleThreadScheduledExecutor(PacerThreads.factory("pacer-campaigns-watcher"));
-        // a start that skipped the baseline reads it now, off the start-up path, so that the first
-        // edit is as quick as the next ones (a million campaigns: ~3 s of parsing)
+        // off the start-up path, before any poll: the first load's digest, or the baseline a start
+        // with an unchanged file skipped, so that the first edit is as quick as the next ones (a
+        // million campaigns: ~3 s of parsing)
         scheduler.execute(this::finishInitialLoad);
         scheduler.execute(this::loadPendingBaseline);
         scheduler.scheduleWithFixedDelay(this::poll, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
@@ -199,17 +203,16 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
     }
 
-    /** The first load's digest and applied copy, taken off the start-up path (120 MB at a million campaigns). */
+    /** The first load's digest, taken off the start-up path (120 MB at a million campaigns). */
     private synchronized void finishInitialLoad()
     {
-        if (unsaved != null)
+        if (undigested != null)
         {
             if (lastDigest == null)
             {
-                lastDigest = digest(unsaved);
+                lastDigest = digest(undigested);
             }
-            saveAppliedCopy(unsaved);
-            unsaved = null;
+            undigested = null;
         }
     }
 
@@ -376,13 +379,10 @@ public final class CampaignsFileWatcher implements AutoCloseable
             lastDigest = null;
             throw ex;
         }
-        if (initial)
+        saveAppliedCopy(content);
+        if (digest == null)
         {
-            unsaved = content;
-        }
-        else
-        {
-            saveAppliedCopy(content);
+            undigested = content;
         }
         reloads.incrementAndGet();
         LOG.info("campaigns file {} {}: {} campaign(s), {} parsed, {} update(s) applied",
@@ -404,7 +404,6 @@ public final class CampaignsFileWatcher implements AutoCloseable
     @Override
     public synchronized void close()
     {
-        finishInitialLoad();
         if (alarm != null)
         {
             alarm.close();
