@@ -200,15 +200,7 @@ class JournalTest
             writeFive(w);
         }
         final Path segment = JournalReader.segments(dir).get(0);
-        // the second record starts after the header and the 52-byte first record (8 + 17 + 27)
-        final long secondRecord = JournalFormat.headerLength(PacingPolicy.DEFAULT) + 52L;
-        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
-        {
-            file.seek(secondRecord + 20);
-            final int b = file.read();
-            file.seek(secondRecord + 20);
-            file.write(b ^ 0x40);
-        }
+        final long secondRecord = damageTheSecondRecord(segment);
         assertThatThrownBy(() -> new JournalReader(dir).read((r, h) -> { }, true))
             .isInstanceOfSatisfying(JournalCorruptException.class, ex ->
             {
@@ -233,7 +225,15 @@ class JournalTest
         assertThat(reader.records()).isEqualTo(5);
 
         // a covered record is not decoded, but it is still checked: damage before the tail is corruption
-        final Path segment = JournalReader.segments(dir).get(0);
+        damageTheSecondRecord(JournalReader.segments(dir).get(0));
+        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) -> { }, false, 2))
+            .isInstanceOfSatisfying(JournalCorruptException.class, ex -> assertThat(ex.getMessage()).contains("CRC mismatch"));
+    }
+
+    /** Flips a bit in the payload of {@link #writeFive}'s second record; returns where that record starts. */
+    private static long damageTheSecondRecord(final Path segment) throws Exception
+    {
+        // the second record starts after the header and the 52-byte first record (8 + 17 + 27)
         final long secondRecord = JournalFormat.headerLength(PacingPolicy.DEFAULT) + 52L;
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
         {
@@ -242,8 +242,7 @@ class JournalTest
             file.seek(secondRecord + 20);
             file.write(b ^ 0x40);
         }
-        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) -> { }, false, 2))
-            .isInstanceOfSatisfying(JournalCorruptException.class, ex -> assertThat(ex.getMessage()).contains("CRC mismatch"));
+        return secondRecord;
     }
 
     @Test
