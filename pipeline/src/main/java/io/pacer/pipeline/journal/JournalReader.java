@@ -121,13 +121,8 @@ public final class JournalReader
             {
                 continue;
             }
-            readSegment(segments.get(i), i == segments.size() - 1, (record, header) ->
-            {
-                if (record.sequence >= fromSequence)
-                {
-                    handler.onRecord(record, header);
-                }
-            }, truncateTornTail, fromSequence);
+            // readSegment hands over no record below fromSequence: those are covered, or a gateway's name
+            readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail, fromSequence);
         }
     }
 
