@@ -52,7 +52,7 @@ final class CampaignElements
     {
         final CampaignDefinition fast = parser.currentToken() == JsonToken.START_OBJECT ? CampaignStreamReader.read(parser) : null;
         final JsonNode tree = parser.currentToken() == JsonToken.END_OBJECT ? null : CampaignDefinitionParser.ELEMENT.readTree(parser);
-        final int end = base + (int)parser.currentLocation().getByteOffset();
+        final int end = base + endOffset(parser);
         // what the stream reader gave up on is read as a tree, from its text, to say what is wrong with it
         final CampaignDefinition definition = fast != null ? fast : CampaignDefinitionParser.parse(
             tree != null ? tree : CampaignDefinitionParser.ELEMENT.readTree(utf8, start, end - start), prefix(firstIndex + size()));
@@ -61,6 +61,14 @@ final class CampaignElements
         ids.addLong(definition.id());
         hashes.addLong(TextHash.of(utf8, start, end));
         duplicate = !idSet.add(definition.id());
+    }
+
+    /** Where the value whose last token is the parser's current one ends (a closing bracket's end is found without a location of its own). */
+    private static int endOffset(final JsonParser parser)
+    {
+        final JsonToken last = parser.currentToken();
+        return last != null && last.isStructEnd() ? (int)parser.currentTokenLocation().getByteOffset() + 1 :
+            (int)parser.currentLocation().getByteOffset();
     }
 
     /** Whether the last campaign read has the id of one read before it. */

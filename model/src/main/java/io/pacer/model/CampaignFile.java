@@ -29,6 +29,8 @@ public final class CampaignFile
 {
     /** Prepended to the changed part of a file, which starts at a campaign, so that a parser reads it as the array's rest. */
     private static final byte[] OPEN_ARRAY = {'['};
+    /** About the bytes a campaign takes in a file, to size a first read's tables (they grow past it). */
+    private static final int BYTES_PER_CAMPAIGN = 128;
     /** Bytes compared at a time when looking for the end the files share. */
     private static final int SUFFIX_BLOCK = 4096;
 
@@ -277,7 +279,11 @@ public final class CampaignFile
                 {
                     throw new InvalidDefinitionException(name, "unknown field (expected only \"campaigns\")");
                 }
-                read = new CampaignElements(Math.max(16, count));
+                if (read != null)
+                {
+                    throw new InvalidDefinitionException("document", "not valid json: Duplicate field 'campaigns'");
+                }
+                read = new CampaignElements(Math.max(16, Math.max(count, utf8.length / BYTES_PER_CAMPAIGN)));
                 end = readArray(parser, utf8, read);
             }
             if (parser.nextToken() != null)

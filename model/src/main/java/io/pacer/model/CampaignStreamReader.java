@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.Set;
 
 /**
  * Reads a well-formed campaign straight from the parser's tokens, with no tree: a million
@@ -22,8 +21,19 @@ import java.util.Set;
  */
 final class CampaignStreamReader
 {
+    /** A campaign's fields, one bit each, to find one given twice. */
+    private static final int ID = 1;
+    private static final int BUDGET = 1 << 1;
+    private static final int DAILY_BUDGET = 1 << 2;
+    private static final int START = 1 << 3;
+    private static final int END = 1 << 4;
+    private static final int TIME_ZONE = 1 << 5;
+    private static final int MAX_BID = 1 << 6;
+    private static final int PACING = 1 << 7;
+    private static final int STATUS = 1 << 8;
+
     /** The fields a JSON null may stand for: absent, given their defaults. */
-    private static final Set<String> OPTIONAL = Set.of("dailyBudgetMicros", "timeZone", "maxBidCpmMicros", "pacing", "status");
+    private static final int OPTIONAL = DAILY_BUDGET | TIME_ZONE | MAX_BID | PACING | STATUS;
 
     /** Flight bounds: campaigns in a row mostly share them. */
     private static final InstantMemo STARTS = new InstantMemo();
@@ -33,9 +43,22 @@ final class CampaignStreamReader
     {
     }
 
-    private static Instant shared(final InstantMemo memo, final Instant instant)
+    /** The field's bit; 0 for a name that is not a campaign's field. */
+    private static int field(final String name)
     {
-        return instant == null ? null : memo.share(instant);
+        return switch (name)
+        {
+            case "id" -> ID;
+            case "budgetMicros" -> BUDGET;
+            case "dailyBudgetMicros" -> DAILY_BUDGET;
+            case "start" -> START;
+            case "end" -> END;
+            case "timeZone" -> TIME_ZONE;
+            case "maxBidCpmMicros" -> MAX_BID;
+            case "pacing" -> PACING;
+            case "status" -> STATUS;
+            default -> 0;
+        };
     }
 
     /**
@@ -55,42 +78,65 @@ final class CampaignStreamReader
         ZoneId zone = null;
         PacingMode pacing = PacingMode.EVEN;
         CampaignStatus status = CampaignStatus.ACTIVE;
+        int seen = 0;
         for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken())
         {
             final String name = parser.currentName();
+            final int field = field(name);
             final JsonToken value = parser.nextToken();
+            if (field == 0 || (seen & field) != 0)
+            {
+                // unknown or given twice: the tree path names it (the file's parser leaves duplicate
+                // names to this reader, it does not look for them itself)
+                return giveUp(parser, value);
+            }
+            seen |= field;
             boolean ok = false;
             if (value == JsonToken.VALUE_NULL)
             {
                 // absent, as the tree path reads it: fine where optional
-                ok = OPTIONAL.contains(name);
+                ok = (field & OPTIONAL) != 0;
             }
             else if (value == JsonToken.VALUE_NUMBER_INT && isLong(parser))
             {
                 final long number = parser.getLongValue();
-                switch (name)
+                switch (field)
                 {
-                    case "id" -> ok = hasId = number >= 0;
-                    case "budgetMicros" -> ok = hasBudget = true;
-                    case "dailyBudgetMicros" -> ok = true;
-                    case "maxBidCpmMicros" -> ok = true;
+                    case ID ->
+                    {
+                        id = number;
+                        ok = hasId = number >= 0;
+                    }
+                    case BUDGET ->
+                    {
+                        budget = number;
+                        ok = hasBudget = true;
+                    }
+                    case DAILY_BUDGET ->
+                    {
+                        daily = number;
+                        ok = true;
+                    }
+                    case MAX_BID ->
+                    {
+                        maxBid = number;
+                        ok = true;
+                    }
                     default -> ok = false;
                 }
-                id = "id".equals(name) ? number : id;
-                budget = "budgetMicros".equals(name) ? number : budget;
-                daily = "dailyBudgetMicros".equals(name) ? number : daily;
-                maxBid = "maxBidCpmMicros".equals(name) ? number : maxBid;
             }
             else if (value == JsonToken.VALUE_STRING)
             {
-                final String text = parser.getText();
-                switch (name)
+                final char[] text = parser.getTextCharacters();
+                final int offset = parser.getTextOffset();
+                final int length = parser.getTextLength();
+                switch (field)
                 {
-                    case "start" -> ok = (start = shared(STARTS, CampaignDefinitionParser.instantOrNull(text))) != null;
-                    case "end" -> ok = (end = shared(ENDS, CampaignDefinitionParser.instantOrNull(text))) != null;
-                    case "timeZone" -> ok = (zone = zoneOrNull(text)) != null;
-                    case "pacing" -> ok = (pacing = named(PacingMode.values(), text)) != null;
-                    case "status" -> ok = (status = named(CampaignStatus.values(), text)) != null;
+                    case START -> ok = (start = STARTS.parse(text, offset, length)) != null;
+                    case END -> ok = (end = ENDS.parse(text, offset, length)) != null;
+                    case TIME_ZONE -> ok = (zone = zoneOrNull(parser.getText())) != null;
+                    case PACING -> ok = (pacing = named(PacingMode.values(), text, offset, length)) != null;
+                    case STATUS -> ok = (status = named(CampaignStatus.values(), text, offset, length)) != null;
                     default -> ok = false;
                 }
             }
@@ -152,15 +198,32 @@ final class CampaignStreamReader
         }
     }
 
-    private static <E extends Enum<E>> E named(final E[] constants, final String text)
+    private static <E extends Enum<E>> E named(final E[] constants, final char[] text, final int offset, final int length)
     {
         for (final E constant : constants)
         {
-            if (constant.name().equals(text))
+            if (sameText(constant.name(), text, offset, length))
             {
                 return constant;
             }
         }
         return null;
+    }
+
+    /** Whether {@code text[offset, offset + length)} is {@code string}. */
+    static boolean sameText(final String string, final char[] text, final int offset, final int length)
+    {
+        if (string.length() != length)
+        {
+            return false;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            if (string.charAt(i) != text[offset + i])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package io.pacer.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,10 @@ class CampaignStreamReaderTest
         "{\"id\":15,\"budgetMicros\":10,\"start\":\"2026-01-01T00:00:00Z\"}",
         "{\"id\":16,\"budgetMicros\":10,\"dailyBudgetMicros\":20," + FLIGHT + "}",
         "{\"id\":17,/* why */\"budgetMicros\":10, # budget\n" + FLIGHT + ",}",
+        "{\"id\":18,\"budgetMicros\":10,\"budgetMicros\":11," + FLIGHT + "}",
+        "{\"id\":19,\"budgetMicros\":10,\"pacing\":null," + FLIGHT + ",\"pacing\":\"ASAP\"}",
+        "{\"id\":20,\"budgetMicros\":10," + FLIGHT + ",\"owner\":{\"name\":\"x\",\"name\":\"y\"}}",
+        "{\"id\":21,\"budgetMicros\":10," + FLIGHT + ",\"status\":\"PAUSED\",\"pacing\":\"ASAP\",\"maxBidCpmMicros\":5}",
         "{}",
         "[1]",
         "\"campaign\"");
@@ -50,6 +55,10 @@ class CampaignStreamReaderTest
             try
             {
                 expected = CampaignDefinitionParser.parse(CampaignDefinitionParser.ELEMENT.readTree(campaign), "campaigns[0].");
+            }
+            catch (final JsonProcessingException ex)
+            {
+                expected = "document: not valid json: " + ex.getOriginalMessage();
             }
             catch (final Exception ex)
             {

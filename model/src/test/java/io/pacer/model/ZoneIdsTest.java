@@ -41,7 +41,19 @@ class ZoneIdsTest
         final java.time.Instant first = memo.of(1_767_225_600L, 5);
         assertThat(memo.of(1_767_225_600L, 5)).isSameAs(first).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 5));
         assertThat(memo.of(1_767_225_600L, 6)).isEqualTo(java.time.Instant.ofEpochSecond(1_767_225_600L, 6));
-        final java.time.Instant parsed = memo.share(java.time.Instant.parse("2027-01-01T00:00:00Z"));
-        assertThat(memo.share(java.time.Instant.parse("2027-01-01T00:00:00Z"))).isSameAs(parsed);
+    }
+
+    @Test
+    void shouldParseTextOnceAndShareTheInstantOfEqualTexts()
+    {
+        final InstantMemo memo = new InstantMemo();
+        final char[] text = "..2027-01-01T00:00:00Z..2027-01-01T00:00:00+00:00 not an instant".toCharArray();
+        final java.time.Instant parsed = memo.parse(text, 2, 20);
+        assertThat(parsed).isEqualTo(java.time.Instant.parse("2027-01-01T00:00:00Z"));
+        assertThat(memo.parse("2027-01-01T00:00:00Z".toCharArray(), 0, 20)).isSameAs(parsed);
+        assertThat(memo.parse(text, 24, 25)).isSameAs(parsed);
+        assertThat(memo.parse(text, 50, 14)).isNull();
+        assertThat(memo.parse(text, 2, 19)).isNull();
+        assertThat(memo.parse(text, 2, 20)).isSameAs(parsed);
     }
 }
