@@ -9,6 +9,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * All the pacing state of one shard and the rules that change it: the campaigns it owns, their
@@ -30,6 +31,10 @@ public final class PacingShard
     private final ShardCounters counters = new ShardCounters();
     private @EpochMillis long nowMillis = Units.MIN_INSTANT;
     private final CampaignOrder order = new CampaignOrder();
+    /** Creates {@link #define}'s new book from {@code defining}: a miss and its insert in one probe of the map. */
+    private final LongFunction<CampaignBook> newBook = this::newBook;
+    private CampaignDefinition defining;
+    private boolean created;
 
     public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
     {
@@ -153,28 +158,27 @@ public final class PacingShard
         settled.settle(requestId, campaignId, false, nowMillis);
     }
 
-    /**
-     * Creates or replaces a campaign's definition. Spent and reserved money survive.
-     *
-     * @return the campaign's state right after the change
-     */
-    public CampaignSnapshot define(final CampaignDefinition definition, final @EpochMillis long eventMillis)
+    /** Creates or replaces a campaign's definition. Spent and reserved money survive. */
+    public void define(final CampaignDefinition definition, final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
-        CampaignBook campaign = campaigns.get(definition.id());
-        if (campaign == null)
-        {
-            campaign = new CampaignBook(definition, policy);
-            campaigns.put(definition.id(), campaign);
-        }
-        else
+        defining = definition;
+        created = false;
+        final CampaignBook campaign = campaigns.computeIfAbsent(definition.id(), newBook);
+        if (!created)
         {
             countStatus(campaign.definition().status(), -1);
             campaign.redefine(definition);
         }
+        defining = null;
         countStatus(definition.status(), 1);
         counters.definitions++;
-        return campaign.snapshot(nowMillis);
+    }
+
+    private CampaignBook newBook(final long id)
+    {
+        created = true;
+        return new CampaignBook(defining, policy);
     }
 
     private void countStatus(final CampaignStatus status, final int delta)

@@ -317,7 +317,8 @@ class PacingShardTest
         bid(42, 10_000, T0_MILLIS);
         shard.win(requestId, 42, 10_000, T0_MILLIS);
         bid(42, 5_000, T0_MILLIS);
-        final CampaignSnapshot s = shard.define(campaign(42).budgetMicros(200).maxBidCpmMicros(9_000).build(), T0_MILLIS + 1);
+        shard.define(campaign(42).budgetMicros(200).maxBidCpmMicros(9_000).build(), T0_MILLIS + 1);
+        final CampaignSnapshot s = shard.snapshot(42);
         assertThat(s.spentNanos()).isEqualTo(10_000);
         assertThat(s.reservedNanos()).isEqualTo(5_000);
         assertThat(s.definition().budgetMicros()).isEqualTo(200);
