@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -74,6 +75,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
     private boolean baselinePending;
     /** The file as last read (or its applied copy): a re-read compares against it and parses only what changed. */
     private CampaignFile campaignFile = CampaignFile.empty();
+    private CampaignsFilePreload preload;
     private boolean heldForJournalLogged;
     private boolean missingLogged;
 
@@ -90,10 +92,18 @@ public final class CampaignsFileWatcher implements AutoCloseable
     public CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline,
         final Path appliedCopy)
     {
+        this(file, interval, pipeline, appliedCopy, null);
+    }
+
+    /** @param preload the file as read while the server started ({@link CampaignsFilePreload#start}), or null */
+    CampaignsFileWatcher(final Path file, final Duration interval, final PacerPipeline pipeline, final Path appliedCopy,
+        final CampaignsFilePreload preload)
+    {
         this.file = file;
         this.interval = interval;
         this.pipeline = pipeline;
         this.appliedCopy = appliedCopy;
+        this.preload = preload;
     }
 
     /**
@@ -115,12 +125,14 @@ public final class CampaignsFileWatcher implements AutoCloseable
             LOG.info("campaigns file {} unchanged since it was last applied: nothing to apply", file);
             return;
         }
-        loadAppliedCopy();
-        final byte[] content = read();
+        final byte[] copy = loadAppliedCopy();
+        final CampaignsFilePreload.Read early = preload == null || copy != null ? null : preload.takeIfUnchanged();
+        preload = null;
+        final byte[] content = early != null ? early.content() : read();
         if (content != null)
         {
             // its digest is left to the watcher's thread once the server is up
-            apply(content, null, stamp, true);
+            apply(content, null, stamp, true, early);
         }
     }
 
@@ -158,22 +170,58 @@ public final class CampaignsFileWatcher implements AutoCloseable
         return copy;
     }
 
-    private void saveAppliedCopy(final byte[] content)
+    /**
+     * Writes the content about to be applied next to the applied copy (while the ring applies it:
+     * at a million campaigns, 120 MB); null if no copy is kept or it could not be written.
+     */
+    private Path writeAppliedCopy(final byte[] content)
     {
         if (appliedCopy == null)
+        {
+            return null;
+        }
+        final Path temp = appliedCopy.resolveSibling(appliedCopy.getFileName() + ".tmp");
+        try
+        {
+            Files.write(temp, content);
+            return temp;
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("cannot keep a copy of the applied campaigns file in {}: {}", appliedCopy, ex.toString());
+            return null;
+        }
+    }
+
+    /** Makes the content written by {@link #writeAppliedCopy} the applied copy, once it has been applied. */
+    private void keepAppliedCopy(final Path written)
+    {
+        if (written == null)
         {
             return;
         }
         try
         {
-            final Path temp = appliedCopy.resolveSibling(appliedCopy.getFileName() + ".tmp");
-            Files.write(temp, content);
-            Files.move(temp, appliedCopy, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(written, appliedCopy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
         catch (final IOException ex)
         {
             LOG.warn("cannot keep a copy of the applied campaigns file in {}: {}", appliedCopy, ex.toString());
+        }
+    }
+
+    private static void deleteQuietly(final Path written)
+    {
+        try
+        {
+            if (written != null)
+            {
+                Files.deleteIfExists(written);
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("cannot delete {}: {}", written, ex.toString());
         }
     }
 
@@ -328,13 +376,20 @@ public final class CampaignsFileWatcher implements AutoCloseable
      */
     private void apply(final byte[] content, final byte[] digest, final FileStamp stamp, final boolean initial)
     {
+        apply(content, digest, stamp, initial, null);
+    }
+
+    /** @param early {@code content} as read against no earlier file while the server started, or null */
+    private void apply(final byte[] content, final byte[] digest, final FileStamp stamp, final boolean initial,
+        final CampaignsFilePreload.Read early)
+    {
         lastSeen = stamp;
         lastDigest = digest;
         loadPendingBaseline();
         final CampaignFile.Change change;
         try
         {
-            change = campaignFile.next(content);
+            change = early != null ? early.changeOrThrow() : campaignFile.next(content);
         }
         catch (final InvalidDefinitionException ex)
         {
@@ -359,6 +414,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
         }
         removed.sort((a, b) -> Long.compareUnsigned(a.id(), b.id()));
         changes.addAll(removed);
+        Path written = null;
         try
         {
             final List<CompletableFuture<?>> pending = new ArrayList<>(changes.size() / BATCH + 1);
@@ -367,19 +423,21 @@ public final class CampaignsFileWatcher implements AutoCloseable
                 final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
                 pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
             }
+            written = writeAppliedCopy(content);
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
         }
         catch (final RuntimeException ex)
         {
             // some of the change may not have been applied: the next look compares the file with the
             // copy last applied (or, without one, applies it whole) instead of with what was read now
+            deleteQuietly(written);
             campaignFile = CampaignFile.empty();
             baselinePending = appliedCopy != null;
             lastSeen = null;
             lastDigest = null;
             throw ex;
         }
-        saveAppliedCopy(content);
+        keepAppliedCopy(written);
         if (digest == null)
         {
             undigested = content;

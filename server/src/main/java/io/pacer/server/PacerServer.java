@@ -73,11 +73,15 @@ public final class PacerServer implements AutoCloseable
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
         this.config = config;
-        this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         // the gateway identities: numbered by the listener, named in each journal segment
         final GatewayIds identities = new GatewayIds();
         this.cluster = config.cluster().enabled() ? new ServerCluster(config) : null;
         this.journal = ServerJournal.create(config, identities);
+        final Path appliedCampaignsFile = cluster == null ? journal.appliedCampaignsFile() : cluster.appliedCampaignsFile();
+        // a first start's campaigns file is read while the rest starts
+        final CampaignsFilePreload preload = config.campaigns().watched() ?
+            CampaignsFilePreload.start(config.campaigns().file(), appliedCampaignsFile) : null;
+        this.metrics = config.metricsEnabled() ? new PacerMetrics(version()) : null;
         this.gateway = new GatewayServer(config.gateway().ioThreads(), config.gateway().permissions(), identities);
         final Replier.DecisionListener decisions = metrics == null ? Replier.DecisionListener.NONE : metrics.decisions();
         this.pipeline = cluster == null ?
@@ -92,7 +96,7 @@ public final class PacerServer implements AutoCloseable
             metrics == null ? MetricsEndpoint.NOT_AVAILABLE : new PrometheusEndpoint(metrics));
         this.watcher = !config.campaigns().watched() ? null :
             new CampaignsFileWatcher(config.campaigns().file(), config.campaigns().pollInterval(), pipeline,
-                cluster == null ? journal.appliedCampaignsFile() : cluster.appliedCampaignsFile());
+                appliedCampaignsFile, preload);
         if (metrics != null)
         {
             ServerMetrics.register(metrics, pipeline, gateway, admin, adminHandler, auth, journal, watcher);

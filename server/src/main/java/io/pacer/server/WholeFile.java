@@ -6,6 +6,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Reads a whole file into one array, 1 MB per read. {@code Files.readAllBytes} reads through a
@@ -48,6 +49,29 @@ final class WholeFile
                 throw new NoSuchFileException(file.toString());
             }
             throw ex;
+        }
+    }
+
+    /** Whether {@code file} holds exactly {@code bytes} (compared 1 MB at a time, with no copy of the whole file). */
+    static boolean holds(final Path file, final byte[] bytes) throws IOException
+    {
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r"))
+        {
+            if (in.length() != bytes.length)
+            {
+                return false;
+            }
+            final byte[] chunk = new byte[Math.min(CHUNK, bytes.length)];
+            for (int at = 0; at < bytes.length; at += CHUNK)
+            {
+                final int n = Math.min(CHUNK, bytes.length - at);
+                in.readFully(chunk, 0, n);
+                if (Arrays.mismatch(chunk, 0, n, bytes, at, at + n) >= 0)
+                {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }
