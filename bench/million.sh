@@ -5,6 +5,7 @@
 #
 #   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
+#   bench/million.sh JAR JAR:-XX:+UseTransparentHugePages   # JVM options for the server after a colon, comma-separated
 #
 # The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
 # (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
@@ -14,6 +15,9 @@ RUNS=${RUNS:-2}
 work=${WORK:-/tmp/pacer-million}
 mkdir -p "$work"
 J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+# the server with bin/pacer's options (huge pages where the kernel offers them)
+SERVER_J="$J"
+grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && SERVER_J="$J -XX:+UseTransparentHugePages"
 
 campaigns() { # N FILE
   python3 - "$1" "$2" <<'PY'
@@ -49,10 +53,11 @@ print('%.2f' % (time.time() - t0))
 PY
 }
 
-run() { # JAR
-  local jar=$1 H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
+run() { # JAR[:OPTION,OPTION...]
+  local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
+  [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
   up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
-  serve() { $J -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
+  serve() { $SERVER_J $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
       -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }
   stop() { kill -TERM "$PID"; for _ in $(seq 1 100); do kill -0 "$PID" 2> /dev/null || return 0; sleep 0.1; done; kill -9 "$PID"; }
   load() { $J -jar "$jar" loadtest --port 19400 --campaigns "$1" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |
@@ -72,7 +77,7 @@ run() { # JAR
   t1m=$(load 1000000); stop
   rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
   serve; up; t1k=$(load 1000); stop
-  echo "$jar first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
+  echo "$spec first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
     "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=$t1m decisions_1k=$t1k"
 }
 
