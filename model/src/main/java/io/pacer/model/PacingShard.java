@@ -9,7 +9,6 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.LongFunction;
 
 /**
  * All the pacing state of one shard and the rules that change it: the campaigns it owns, their
@@ -31,10 +30,6 @@ public final class PacingShard
     private final ShardCounters counters = new ShardCounters();
     private @EpochMillis long nowMillis = Units.MIN_INSTANT;
     private final CampaignOrder order = new CampaignOrder();
-    /** Creates {@link #define}'s new book from {@code defining}: a miss and its insert in one probe of the map. */
-    private final LongFunction<CampaignBook> newBook = this::newBook;
-    private CampaignDefinition defining;
-    private boolean created;
 
     public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
     {
@@ -162,23 +157,18 @@ public final class PacingShard
     public void define(final CampaignDefinition definition, final @EpochMillis long eventMillis)
     {
         advanceTo(eventMillis);
-        defining = definition;
-        created = false;
-        final CampaignBook campaign = campaigns.computeIfAbsent(definition.id(), newBook);
-        if (!created)
+        final CampaignBook campaign = campaigns.get(definition.id());
+        if (campaign == null)
+        {
+            campaigns.put(definition.id(), new CampaignBook(definition, policy));
+        }
+        else
         {
             countStatus(campaign.definition().status(), -1);
             campaign.redefine(definition);
         }
-        defining = null;
         countStatus(definition.status(), 1);
         counters.definitions++;
-    }
-
-    private CampaignBook newBook(final long id)
-    {
-        created = true;
-        return new CampaignBook(defining, policy);
     }
 
     private void countStatus(final CampaignStatus status, final int delta)
