@@ -14,17 +14,26 @@ import java.io.IOException;
  *
  * <p>Memory is what a window of notices at full rate needs, and no more: the notices sit in a
  * ring of two {@code long}s each (request id, campaign id), in settle order; an open-addressing
- * {@code int} index, at most half full, finds them by key and carries the outcome in its sign
- * bit; and one time mark per distinct settle millisecond says where each millisecond's notices
- * begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus 16 bytes a millisecond. No
- * object is made per notice, and the structures only grow (doubling) when the window holds more
- * notices than ever before. The ring and the index are kept in chunks of 1 Mi entries, so that
- * no allocation is large (a single array of hundreds of MB is zeroed without a safepoint poll).
+ * {@code int} index, at most half full, finds them by key. An index entry holds the notice's ring
+ * slot, four bits of its key's hash (a probe past another key reads that key only once in 15
+ * times) and the outcome in its sign bit; one time mark per distinct settle millisecond says where
+ * each millisecond's notices begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus
+ * 16 bytes a millisecond. No object is made per notice, and the structures only grow (doubling)
+ * when the window holds more notices than ever before. The ring and the index are kept in chunks
+ * of 1 Mi entries, so that no allocation is large (a single array of hundreds of MB is zeroed
+ * without a safepoint poll).
+ *
+ * <p>A window of a minute at a million notices a second is far larger than any cache, so every
+ * lookup is a memory access of its own: the index is probed by tag before any key is read, and
+ * what knows a notice's ring slot (expiry, growth) finds its index entry by slot, reading no key
+ * but its own.
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
  * notices already held move over two at a time with each notice settled after, oldest first,
  * while lookups consult both (a stop-the-world rehash of a few million notices took seconds on a
- * shared 2-core host, and every answer waited for it). Agrona's maps key on one {@code long} and box nothing, but a key of
+ * shared 2-core host, and every answer waited for it). Nothing is removed from the old index: an
+ * entry there whose notice has moved over or expired is recognised by its sequence and skipped.
+ * Agrona's maps key on one {@code long} and box nothing, but a key of
  * two {@code long}s would need a chain per request id and twice the memory, which at a million
  * notices a second over a minute's window is gigabytes.
  *
@@ -44,9 +53,12 @@ public final class SettledNotices
     public static final int LOST = 2;
 
     private static final int INITIAL_CAPACITY = 1 << 10;
-    private static final int MAX_CAPACITY = 1 << 30;
+    private static final int SLOT_BITS = 27;
+    private static final int MAX_CAPACITY = 1 << SLOT_BITS;
+    /** An index entry: the ring slot in the low 27 bits, a tag of 1-15 above it, {@link #WON_BIT} on top (0 is empty). */
+    private static final int SLOT_MASK = MAX_CAPACITY - 1;
+    private static final int TAG_MASK = 0xF << SLOT_BITS;
     private static final int WON_BIT = Integer.MIN_VALUE;
-    private static final int SLOT_BITS = Integer.MAX_VALUE;
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
@@ -60,10 +72,14 @@ public final class SettledNotices
 
     private int[][] index;
 
-    /** While growing: the structures before the doubling, holding the sequences [migrated, oldEnd). */
+    /**
+     * While growing: the structures before the doubling, which held the sequences [oldStart, oldEnd)
+     * (as many as their ring has slots) and still hold [migrated, oldEnd).
+     */
     private long[][] oldKeys;
     private int oldMask;
     private int[][] oldIndex;
+    private long oldStart;
     private long migrated;
     private long oldEnd;
 
@@ -117,7 +133,8 @@ public final class SettledNotices
         int found = get(index, at);
         if (found == 0 && oldIndex != null)
         {
-            found = get(oldIndex, findOld(requestId, campaignId));
+            final int old = findOld(requestId, campaignId);
+            found = old < 0 ? 0 : get(oldIndex, old);
         }
         return found == 0 ? NONE : found < 0 ? WON : LOST;
     }
@@ -146,7 +163,7 @@ public final class SettledNotices
         if (oldIndex != null)
         {
             final int old = findOld(requestId, campaignId);
-            if (get(oldIndex, old) != 0)
+            if (old >= 0)
             {
                 if (won)
                 {
@@ -163,7 +180,7 @@ public final class SettledNotices
         final int slot = (int)(tail & mask);
         set(keys, 2 * slot, requestId);
         set(keys, 2 * slot + 1, campaignId);
-        set(index, at, (slot + 1) | (won ? WON_BIT : 0));
+        set(index, at, slot | tag(hash(requestId, campaignId)) | (won ? WON_BIT : 0));
         changes++;
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
@@ -190,16 +207,14 @@ public final class SettledNotices
             final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
             while (head < end)
             {
-                if (isOld(head))
-                {
-                    final int slot = (int)(head & oldMask);
-                    removeOld(findOld(get(oldKeys, 2 * slot), get(oldKeys, 2 * slot + 1)));
-                }
-                else
+                if (!isOld(head))
                 {
                     final int slot = (int)(head & mask);
-                    remove(find(get(keys, 2 * slot), get(keys, 2 * slot + 1)));
+                    remove(index, 2 * mask + 1, keys,
+                        findSlot(index, 2 * mask + 1, hash(get(keys, 2 * slot), get(keys, 2 * slot + 1)), slot));
+                    changes++;
                 }
+                // an old notice stays in the old index, which skips it once migrated has passed it
                 head++;
             }
             markHead++;
@@ -276,21 +291,17 @@ public final class SettledNotices
         return find(index, 2 * mask + 1, keys, requestId, campaignId);
     }
 
-    /** {@link #find} in the structures before the doubling. */
+    /** The old index's position holding this key, or -1 if it holds none or only one that has moved on. */
     private int findOld(final long requestId, final long campaignId)
     {
-        return find(oldIndex, 2 * oldMask + 1, oldKeys, requestId, campaignId);
-    }
-
-    private void remove(final int position)
-    {
-        remove(index, 2 * mask + 1, keys, position);
-        changes++;
-    }
-
-    private void removeOld(final int position)
-    {
-        remove(oldIndex, 2 * oldMask + 1, oldKeys, position);
+        final int at = find(oldIndex, 2 * oldMask + 1, oldKeys, requestId, campaignId);
+        final int entry = get(oldIndex, at);
+        if (entry == 0)
+        {
+            return -1;
+        }
+        final long sequence = oldStart + (((entry & SLOT_MASK) - oldStart) & oldMask);
+        return sequence < migrated ? -1 : at;
     }
 
     private boolean isOld(final long sequence)
@@ -301,15 +312,32 @@ public final class SettledNotices
     private static int find(
         final int[][] index, final int mask, final long[][] keys, final long requestId, final long campaignId)
     {
-        int at = (int)hash(requestId, campaignId) & mask;
+        final long hash = hash(requestId, campaignId);
+        final int tag = tag(hash);
+        int at = (int)hash & mask;
         int entry;
         while ((entry = get(index, at)) != 0)
         {
-            final int slot = (entry & SLOT_BITS) - 1;
-            if (get(keys, 2 * slot) == requestId && get(keys, 2 * slot + 1) == campaignId)
+            if ((entry & TAG_MASK) == tag)
             {
-                return at;
+                final int slot = entry & SLOT_MASK;
+                if (get(keys, 2 * slot) == requestId && get(keys, 2 * slot + 1) == campaignId)
+                {
+                    return at;
+                }
             }
+            at = (at + 1) & mask;
+        }
+        return at;
+    }
+
+    /** The index position of the entry for ring {@code slot}, whose key hashes to {@code hash}: no key is read. */
+    private static int findSlot(final int[][] index, final int mask, final long hash, final int slot)
+    {
+        int at = (int)hash & mask;
+        int entry;
+        while ((entry = get(index, at)) == 0 || (entry & SLOT_MASK) != slot)
+        {
             at = (at + 1) & mask;
         }
         return at;
@@ -324,7 +352,7 @@ public final class SettledNotices
         int entry;
         while ((entry = get(index, at)) != 0)
         {
-            final int slot = (entry & SLOT_BITS) - 1;
+            final int slot = entry & SLOT_MASK;
             final int home = (int)hash(get(keys, 2 * slot), get(keys, 2 * slot + 1)) & mask;
             // the entry may fill the gap if its home is not cyclically in (gap, at]
             if (((at - home) & mask) >= ((at - gap) & mask))
@@ -344,6 +372,12 @@ public final class SettledNotices
         h *= 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 29;
         return h;
+    }
+
+    /** 1 to 15 from the hash's top bits (the position takes the low ones), in place in an index entry. */
+    private static int tag(final long hash)
+    {
+        return (1 + (int)(((hash >>> 32) * 15) >>> 32)) << SLOT_BITS;
     }
 
     private void allocate(final int capacity)
@@ -406,7 +440,7 @@ public final class SettledNotices
     {
         if (mask + 1 == MAX_CAPACITY)
         {
-            throw new IllegalStateException("more than " + MAX_CAPACITY + " notices in the dedupe window");
+            throw new IllegalStateException("more than " + MAX_CAPACITY + " notices in one shard's dedupe window");
         }
         if (oldIndex != null)
         {
@@ -415,6 +449,7 @@ public final class SettledNotices
         oldKeys = keys;
         oldMask = mask;
         oldIndex = index;
+        oldStart = head;
         migrated = head;
         oldEnd = tail;
         allocate((mask + 1) * 2);
@@ -425,21 +460,30 @@ public final class SettledNotices
         }
     }
 
-    /** Moves up to {@code count} of the oldest notices not yet moved into the doubled structures. */
+    /**
+     * Moves up to {@code count} of the oldest notices not yet moved into the doubled structures: each
+     * is read from the old ring in order, found in the old index by its slot (for its outcome) and
+     * put in the first empty position of the new one (it cannot be there already).
+     */
     private void migrate(final int count)
     {
+        final int newIndexMask = 2 * mask + 1;
         for (int i = 0; i < count && migrated < oldEnd; i++)
         {
             final int oldSlot = (int)(migrated & oldMask);
             final long requestId = get(oldKeys, 2 * oldSlot);
             final long campaignId = get(oldKeys, 2 * oldSlot + 1);
-            final int old = findOld(requestId, campaignId);
-            final int entry = get(oldIndex, old);
-            removeOld(old);
+            final long hash = hash(requestId, campaignId);
+            final int won = get(oldIndex, findSlot(oldIndex, 2 * oldMask + 1, hash, oldSlot)) & WON_BIT;
             final int slot = (int)(migrated & mask);
             set(keys, 2 * slot, requestId);
             set(keys, 2 * slot + 1, campaignId);
-            set(index, find(requestId, campaignId), (slot + 1) | (entry & WON_BIT));
+            int at = (int)hash & newIndexMask;
+            while (get(index, at) != 0)
+            {
+                at = (at + 1) & newIndexMask;
+            }
+            set(index, at, slot | tag(hash) | won);
             changes++;
             migrated++;
         }

@@ -79,6 +79,36 @@ class SettledNoticesTest
         }
     }
 
+    /** The old index keeps what has moved over or expired; it must never answer for it. */
+    @Test
+    void shouldForgetNoticesThatExpireWhileTheStructuresGrowAndSettleThemAnew()
+    {
+        final SettledNotices notices = new SettledNotices(100);
+        for (long i = 0; i < 1024; i++)
+        {
+            notices.settle(i, 7, i % 2 == 0, 1_000);
+        }
+        notices.settle(5_000, 7, false, 1_050);
+        // the doubling has moved only a few notices over; the rest of the first 1024 now expire
+        notices.expire(1_100);
+        assertThat(notices.size()).isEqualTo(1);
+        for (long i = 0; i < 1024; i++)
+        {
+            assertThat(notices.outcome(i, 7)).isEqualTo(SettledNotices.NONE);
+        }
+        notices.settle(3, 7, false, 1_100);
+        notices.settle(4, 7, true, 1_100);
+        notices.settle(3, 7, true, 1_101);
+        assertThat(notices.outcome(3, 7)).isEqualTo(SettledNotices.WON);
+        assertThat(notices.outcome(4, 7)).isEqualTo(SettledNotices.WON);
+        assertThat(notices.outcome(5, 7)).isEqualTo(SettledNotices.NONE);
+        assertThat(notices.outcome(5_000, 7)).isEqualTo(SettledNotices.LOST);
+        assertThat(notices.size()).isEqualTo(3);
+        notices.expire(1_200);
+        assertThat(notices.size()).isZero();
+        assertThat(notices.outcome(3, 7)).isEqualTo(SettledNotices.NONE);
+    }
+
     @Test
     void shouldRestoreTheSameNoticesAndSettleTimesFromItsSnapshot() throws Exception
     {
