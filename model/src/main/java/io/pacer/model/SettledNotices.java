@@ -13,20 +13,20 @@ import java.io.IOException;
  * once: found by (request id, campaign id), forgotten in settle order once the window has passed.
  *
  * <p>Memory is what a window of notices at full rate needs, and no more: the notices sit in a
- * ring of two {@code long}s each (request id, campaign id), in settle order; an open-addressing
- * {@code int} index, at most half full, finds them by key. An index entry holds the notice's ring
- * slot, four bits of its key's hash (a probe past another key reads that key only once in 15
- * times) and the outcome in its sign bit; one time mark per distinct settle millisecond says where
- * each millisecond's notices begin. That is 24 bytes a notice (16 in the ring, 8 of index), plus
- * 16 bytes a millisecond. No object is made per notice, and the structures only grow (doubling)
+ * ring of two {@code long}s each (request id, campaign id), in settle order, beside a ring of
+ * outcome bits; an open-addressing {@code int} index, at most half full, finds them by key. An
+ * index entry holds the notice's ring slot and five bits of its key's hash (a probe past another
+ * key reads that key only once in 31 times); one time mark per distinct settle millisecond says
+ * where each millisecond's notices begin. That is 24 bytes and a bit a notice (16 in the ring, 8
+ * of index), plus 16 bytes a millisecond. No object is made per notice, and the structures only grow (doubling)
  * when the window holds more notices than ever before. The ring and the index are kept in chunks
  * of 1 Mi entries, so that no allocation is large (a single array of hundreds of MB is zeroed
  * without a safepoint poll).
  *
  * <p>A window of a minute at a million notices a second is far larger than any cache, so every
  * lookup is a memory access of its own: the index is probed by tag before any key is read, and
- * what knows a notice's ring slot (expiry, growth) finds its index entry by slot, reading no key
- * but its own.
+ * expiry finds a notice's index entry by its ring slot, reading no key but its own; growth moves
+ * notices over in ring order and reads nothing of the old index.
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
  * notices already held move over two at a time with each notice settled after, oldest first,
@@ -55,10 +55,9 @@ public final class SettledNotices
     private static final int INITIAL_CAPACITY = 1 << 10;
     private static final int SLOT_BITS = 27;
     private static final int MAX_CAPACITY = 1 << SLOT_BITS;
-    /** An index entry: the ring slot in the low 27 bits, a tag of 1-15 above it, {@link #WON_BIT} on top (0 is empty). */
+    /** An index entry: the ring slot in the low 27 bits, a tag of 1-31 in the five above it (0 is empty). */
     private static final int SLOT_MASK = MAX_CAPACITY - 1;
-    private static final int TAG_MASK = 0xF << SLOT_BITS;
-    private static final int WON_BIT = Integer.MIN_VALUE;
+    private static final int TAG_MASK = ~SLOT_MASK;
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
@@ -66,6 +65,8 @@ public final class SettledNotices
     private final @DurationMillis long windowMillis;
     /** The ring: notice {@code slot}'s request id at {@code 2 * slot}, its campaign id next to it (one cache line). */
     private long[][] keys;
+    /** The ring's outcomes: bit {@code slot} set if notice {@code slot} was won. */
+    private long[][] won;
     private int mask;
     private long head;
     private long tail;
@@ -77,6 +78,7 @@ public final class SettledNotices
      * (as many as their ring has slots) and still hold [migrated, oldEnd).
      */
     private long[][] oldKeys;
+    private long[][] oldWon;
     private int oldMask;
     private int[][] oldIndex;
     private long oldStart;
@@ -130,20 +132,27 @@ public final class SettledNotices
         lastCampaignId = campaignId;
         lastAt = at;
         lastChanges = changes;
-        int found = get(index, at);
-        if (found == 0 && oldIndex != null)
+        final int found = get(index, at);
+        if (found != 0)
+        {
+            return isSet(won, found & SLOT_MASK) ? WON : LOST;
+        }
+        if (oldIndex != null)
         {
             final int old = findOld(requestId, campaignId);
-            found = old < 0 ? 0 : get(oldIndex, old);
+            if (old >= 0)
+            {
+                return isSet(oldWon, get(oldIndex, old) & SLOT_MASK) ? WON : LOST;
+            }
         }
-        return found == 0 ? NONE : found < 0 ? WON : LOST;
+        return NONE;
     }
 
     /**
      * Remembers that this request's notice was settled at {@code nowMillis} (the latest time given
      * so far); a loss settled before becomes a win, keeping its first settle time.
      */
-    public void settle(final long requestId, final long campaignId, final boolean won,
+    public void settle(final long requestId, final long campaignId, final boolean isWin,
         final @EpochMillis long nowMillis)
     {
         if (windowMillis == 0)
@@ -154,9 +163,9 @@ public final class SettledNotices
             lastAt : find(requestId, campaignId);
         if (get(index, at) != 0)
         {
-            if (won)
+            if (isWin)
             {
-                set(index, at, get(index, at) | WON_BIT);
+                setBit(won, get(index, at) & SLOT_MASK, true);
             }
             return;
         }
@@ -165,9 +174,9 @@ public final class SettledNotices
             final int old = findOld(requestId, campaignId);
             if (old >= 0)
             {
-                if (won)
+                if (isWin)
                 {
-                    set(oldIndex, old, get(oldIndex, old) | WON_BIT);
+                    setBit(oldWon, get(oldIndex, old) & SLOT_MASK, true);
                 }
                 return;
             }
@@ -180,7 +189,8 @@ public final class SettledNotices
         final int slot = (int)(tail & mask);
         set(keys, 2 * slot, requestId);
         set(keys, 2 * slot + 1, campaignId);
-        set(index, at, slot | tag(hash(requestId, campaignId)) | (won ? WON_BIT : 0));
+        setBit(won, slot, isWin);
+        set(index, at, slot | tag(hash(requestId, campaignId)));
         changes++;
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
@@ -238,8 +248,14 @@ public final class SettledNotices
     /** Bytes held by the structures (they keep their peak size). */
     public long footprintBytes()
     {
-        final long old = oldIndex == null ? 0 : 24L * (oldMask + 1L);
-        return 24L * (mask + 1L) + 8L * (markMillis.length + markFirst.length) + old;
+        final long old = oldIndex == null ? 0 : bytes(oldMask + 1L);
+        return bytes(mask + 1L) + 8L * (markMillis.length + markFirst.length) + old;
+    }
+
+    /** Ring, outcome bits and index for {@code capacity} notices. */
+    private static long bytes(final long capacity)
+    {
+        return 24L * capacity + 8L * Math.max(1, capacity >>> 6);
     }
 
     /** Writes the remembered notices in settle order, each with its outcome and settle time. */
@@ -374,15 +390,16 @@ public final class SettledNotices
         return h;
     }
 
-    /** 1 to 15 from the hash's top bits (the position takes the low ones), in place in an index entry. */
+    /** 1 to 31 from the hash's top bits (the position takes the low ones), in place in an index entry. */
     private static int tag(final long hash)
     {
-        return (1 + (int)(((hash >>> 32) * 15) >>> 32)) << SLOT_BITS;
+        return (1 + (int)(((hash >>> 32) * 31) >>> 32)) << SLOT_BITS;
     }
 
     private void allocate(final int capacity)
     {
         keys = longChunks(2 * capacity);
+        won = longChunks(Math.max(1, capacity >>> 6));
         mask = capacity - 1;
         index = intChunks(capacity * 2);
     }
@@ -432,6 +449,17 @@ public final class SettledNotices
         chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = value;
     }
 
+    private static boolean isSet(final long[][] bits, final int i)
+    {
+        return (get(bits, i >>> 6) & (1L << i)) != 0;
+    }
+
+    private static void setBit(final long[][] bits, final int i, final boolean value)
+    {
+        final long word = get(bits, i >>> 6);
+        set(bits, i >>> 6, value ? word | (1L << i) : word & ~(1L << i));
+    }
+
     /**
      * Doubles the ring and the index. The notices held stay where they are and move over by
      * {@link #migrate}, oldest first; a doubling that finds the last one still moving finishes it.
@@ -447,6 +475,7 @@ public final class SettledNotices
             migrate(Integer.MAX_VALUE);
         }
         oldKeys = keys;
+        oldWon = won;
         oldMask = mask;
         oldIndex = index;
         oldStart = head;
@@ -462,8 +491,8 @@ public final class SettledNotices
 
     /**
      * Moves up to {@code count} of the oldest notices not yet moved into the doubled structures: each
-     * is read from the old ring in order, found in the old index by its slot (for its outcome) and
-     * put in the first empty position of the new one (it cannot be there already).
+     * is read from the old ring in order, with its outcome, and put in the first empty position of
+     * the new index (it cannot be there already); the old index is not touched.
      */
     private void migrate(final int count)
     {
@@ -474,16 +503,16 @@ public final class SettledNotices
             final long requestId = get(oldKeys, 2 * oldSlot);
             final long campaignId = get(oldKeys, 2 * oldSlot + 1);
             final long hash = hash(requestId, campaignId);
-            final int won = get(oldIndex, findSlot(oldIndex, 2 * oldMask + 1, hash, oldSlot)) & WON_BIT;
             final int slot = (int)(migrated & mask);
             set(keys, 2 * slot, requestId);
             set(keys, 2 * slot + 1, campaignId);
+            setBit(won, slot, isSet(oldWon, oldSlot));
             int at = (int)hash & newIndexMask;
             while (get(index, at) != 0)
             {
                 at = (at + 1) & newIndexMask;
             }
-            set(index, at, slot | tag(hash) | won);
+            set(index, at, slot | tag(hash));
             changes++;
             migrated++;
         }
@@ -496,6 +525,7 @@ public final class SettledNotices
     private void dropOld()
     {
         oldKeys = null;
+        oldWon = null;
         oldIndex = null;
     }
 
