@@ -33,7 +33,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Reads a journal directory in order, memory-mapping each segment and checking every record's
- * CRC. A record cut short or failing its CRC at the very end of the last segment is a torn tail
+ * CRC (a {@link SegmentChecker} per segment does that ahead of the records handed over). A record cut short or failing its CRC at the very end of the last segment is a torn tail
  * (a crash mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any
  * other bad record is corruption: {@link JournalCorruptException} with its file and offset.
  *
@@ -217,39 +217,34 @@ public final class JournalReader
             }
             final JournalHeader header = new JournalHeader(segmentHeader.shards(), policy);
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
-            while (position < size)
+            final SegmentChecker checker = new SegmentChecker(map, position, size, "journal-check " + file.getFileName());
+            try
             {
-                final String problem = check(map, position, size, view);
-                if (problem != null)
+                long checkedTo = position;
+                while (position < size)
                 {
-                    final boolean atTail = last && isTail(map, position, size);
-                    if (atTail)
+                    if (position >= checkedTo)
                     {
-                        torn(file, position, problem, channel, truncate, false);
-                        return;
+                        checkedTo = checker.awaitPast(position);
                     }
-                    throw new JournalCorruptException(file, position, problem);
-                }
-                final int length = map.getInt(position);
-                // a record the snapshot covers, checked like every record, is not decoded (a million
-                // campaign updates took most of a restart's replay); a gateway's name still is
-                final boolean covered = covered(position, fromSequence);
-                final boolean input = covered || decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
-                if (lastSequence >= 0 && record.sequence != lastSequence + 1)
-                {
-                    throw new JournalCorruptException(file, position,
-                        "sequence " + record.sequence + " follows " + lastSequence);
-                }
-                lastSequence = record.sequence;
-                if (input)
-                {
-                    records++;
-                    if (!covered)
+                    // where the checker stopped, the reader looks itself, and tells a torn tail from corruption
+                    final String problem = position < checkedTo ? null : SegmentChecker.problem(map, position, size, view, crc);
+                    if (problem != null)
                     {
-                        handler.onRecord(record, header);
+                        final boolean atTail = last && isTail(map, position, size);
+                        if (atTail)
+                        {
+                            torn(file, position, problem, channel, truncate, false);
+                            return;
+                        }
+                        throw new JournalCorruptException(file, position, problem);
                     }
+                    position = applyRecord(file, position, version, fromSequence, header, handler);
                 }
-                position += JournalFormat.RECORD_HEADER_LENGTH + length;
+            }
+            finally
+            {
+                checker.close();
             }
         }
         catch (final IOException ex)
@@ -278,28 +273,34 @@ public final class JournalReader
         return true;
     }
 
-    /** Null if the record at {@code position} is whole and its CRC matches, else the problem. */
-    private String check(final ByteBuffer map, final int position, final long size, final ByteBuffer view)
+    /**
+     * Decodes the checked record at {@code position}, checks its sequence and hands it over unless
+     * it is a gateway's name or a snapshot covers it.
+     *
+     * @return the position of the next record
+     */
+    private int applyRecord(final Path file, final int position, final int version, final long fromSequence,
+        final JournalHeader header, final RecordHandler handler)
     {
-        if (size - position < JournalFormat.RECORD_HEADER_LENGTH)
+        final int length = segment.getInt(position, JournalFormat.ORDER);
+        // a record the snapshot covers, checked like every record, is not decoded (a million
+        // campaign updates took most of a restart's replay); a gateway's name still is
+        final boolean covered = covered(position, fromSequence);
+        final boolean input = covered || decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
+        if (lastSequence >= 0 && record.sequence != lastSequence + 1)
         {
-            return "record header cut short";
+            throw new JournalCorruptException(file, position, "sequence " + record.sequence + " follows " + lastSequence);
         }
-        final int length = map.getInt(position);
-        if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD)
+        lastSequence = record.sequence;
+        if (input)
         {
-            return "impossible record length " + length;
+            records++;
+            if (!covered)
+            {
+                handler.onRecord(record, header);
+            }
         }
-        if (size - position - JournalFormat.RECORD_HEADER_LENGTH < length)
-        {
-            return "record cut short (" + length + " bytes expected)";
-        }
-        final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
-        crc.reset();
-        view.limit(payload + length).position(payload);
-        crc.update(view);
-        view.limit(view.capacity());
-        return (int)crc.getValue() == map.getInt(position + 4) ? null : "CRC mismatch";
+        return position + JournalFormat.RECORD_HEADER_LENGTH + length;
     }
 
     /**
