@@ -15,7 +15,8 @@ RUNS=${RUNS:-2}
 work=${WORK:-/tmp/pacer-million}
 mkdir -p "$work"
 J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
-# the server with bin/pacer's options (huge pages where the kernel offers them)
+# the server with bin/pacer's options (huge pages where the kernel offers them; the class data
+# sharing archive, below)
 SERVER_J="$J"
 grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && SERVER_J="$J -XX:+UseTransparentHugePages"
 
@@ -56,6 +57,9 @@ PY
 run() { # JAR[:OPTION,OPTION...]
   local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
+  # bin/pacer's class data sharing archive, where the build left one beside the jar
+  [ -f "${jar%.jar}.jsa" ] && [ ! "$jar" -nt "${jar%.jar}.jsa" ] &&
+    opts="-XX:SharedArchiveFile=${jar%.jar}.jsa -Xlog:cds=off -Xlog:cds+dynamic=off $opts"
   up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
   serve() { $SERVER_J $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
       -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }

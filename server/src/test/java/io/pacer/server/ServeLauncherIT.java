@@ -90,6 +90,21 @@ class ServeLauncherIT
         assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "class=\"spent\"", "class=\"plan\"").endsWith("</html>\n");
     }
 
+    /** The build's class data sharing archive maps with the jar it was made for (-Xshare:on fails otherwise). */
+    @Test
+    void shouldBuildAClassDataSharingArchiveThatTheJarStartsWith() throws Exception
+    {
+        final Path target = REPO.resolve("server/target");
+        final Process version = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xshare:on", "-XX:SharedArchiveFile=" + target.resolve("pacer.jsa"), "-Xlog:class+load=info",
+            "-jar", target.resolve("pacer.jar").toString(), "--version").redirectErrorStream(true).start();
+        final String output = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(version.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(version.exitValue()).as(output).isZero();
+        // the application's own classes come from the archive, not from the jar
+        assertThat(output).contains("io.pacer.server.PacerCli source: shared objects file");
+    }
+
     @Test
     void shouldExitTwoOnBadUsageAndZeroOnHelp() throws Exception
     {
