@@ -25,8 +25,9 @@ import java.io.IOException;
  *
  * <p>A window of a minute at a million notices a second is far larger than any cache, so every
  * lookup is a memory access of its own: the index is probed by tag before any key is read, and
- * expiry finds a notice's index entry by its ring slot, reading no key but its own; growth moves
- * notices over in ring order and reads nothing of the old index.
+ * expiry finds a notice's index entry by its ring slot (comparing no key; closing the gap reads the
+ * keys of the entries after it); growth moves notices over in ring order and reads nothing of the
+ * old index.
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
  * notices already held move over two at a time with each notice settled after, oldest first,
@@ -36,6 +37,8 @@ import java.io.IOException;
  * Agrona's maps key on one {@code long} and box nothing, but a key of
  * two {@code long}s would need a chain per request id and twice the memory, which at a million
  * notices a second over a minute's window is gigabytes.
+ *
+ * <p>A shard's window holds at most 2^27 notices (3.2 GB); more throws from {@link #settle}.
  *
  * <p>Time only moves forward (shard time), so the ring is an exact expiry queue.
  *
@@ -283,7 +286,7 @@ public final class SettledNotices
             }
             out.writeLong(requestId);
             out.writeLong(campaignId);
-            out.writeBoolean(outcome(requestId, campaignId) == WON);
+            out.writeBoolean(isOld(seq) ? isSet(oldWon, (int)(seq & oldMask)) : isSet(won, (int)(seq & mask)));
             out.writeLong(markMillis[(int)(mark & markMask)]);
         }
     }
@@ -347,16 +350,24 @@ public final class SettledNotices
         return at;
     }
 
-    /** The index position of the entry for ring {@code slot}, whose key hashes to {@code hash}: no key is read. */
+    /**
+     * The index position of the entry for ring {@code slot}, whose key hashes to {@code hash}: no key
+     * is read. The entry lies before the first empty position from its home (inserts take the first
+     * one, removals shift entries back), so reaching one is a broken invariant, not a loop.
+     */
     private static int findSlot(final int[][] index, final int mask, final long hash, final int slot)
     {
         int at = (int)hash & mask;
         int entry;
-        while ((entry = get(index, at)) == 0 || (entry & SLOT_MASK) != slot)
+        while ((entry = get(index, at)) != 0)
         {
+            if ((entry & SLOT_MASK) == slot)
+            {
+                return at;
+            }
             at = (at + 1) & mask;
         }
-        return at;
+        throw new IllegalStateException("no index entry for ring slot " + slot);
     }
 
     /** Empties an index position, shifting back the entries that probed past it. */

@@ -230,6 +230,92 @@ class JournalTest
             .isInstanceOfSatisfying(JournalCorruptException.class, ex -> assertThat(ex.getMessage()).contains("CRC mismatch"));
     }
 
+    /** Past the checker's first few publications (every 256 records): what it passed is not checked again, what it stopped at is. */
+    @Test
+    void shouldReportCorruptionFarIntoASegmentAfterHandingOverEveryRecordBeforeIt() throws Exception
+    {
+        final long[] offsets = writeFiveHundred();
+        final Path segment = JournalReader.segments(dir).get(0);
+        flipABit(segment, offsets[403] + 20);
+        final List<Long> handed = new ArrayList<>();
+        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) -> handed.add(r.sequence()), true))
+            .isInstanceOfSatisfying(JournalCorruptException.class, ex ->
+            {
+                assertThat(ex.offset()).isEqualTo(offsets[403]);
+                assertThat(ex.getMessage()).contains("CRC mismatch");
+            });
+        assertThat(handed).hasSize(403).last().isEqualTo(402L);
+        assertNoCheckerThreadLeft();
+    }
+
+    @Test
+    void shouldCutATornTailAfterHundredsOfRecords() throws Exception
+    {
+        final long[] offsets = writeFiveHundred();
+        final Path segment = JournalReader.segments(dir).get(0);
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            file.setLength(file.length() - 3);
+        }
+        final JournalReader reader = new JournalReader(dir);
+        reader.read((r, h) -> { }, true);
+        assertThat(reader.records()).isEqualTo(499);
+        assertThat(reader.tornTailOffset()).isEqualTo(offsets[499]);
+        assertThat(Files.size(segment)).isEqualTo(offsets[499]);
+    }
+
+    @Test
+    void shouldStopTheSegmentCheckerWhenTheHandlerFails() throws Exception
+    {
+        writeFiveHundred();
+        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) ->
+        {
+            if (r.sequence() == 300)
+            {
+                throw new IllegalStateException("handler failed");
+            }
+        }, false)).hasMessage("handler failed");
+        assertNoCheckerThreadLeft();
+    }
+
+    /** 500 records in one segment; returns where each starts. */
+    private long[] writeFiveHundred() throws Exception
+    {
+        try (JournalWriter w = writer(1 << 24, 0))
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                writeFive(w);
+            }
+        }
+        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(JournalReader.segments(dir).get(0))).order(JournalFormat.ORDER);
+        final long[] offsets = new long[500];
+        int position = JournalFormat.headerLength(PacingPolicy.DEFAULT);
+        for (int i = 0; i < offsets.length; i++)
+        {
+            offsets[i] = position;
+            position += JournalFormat.RECORD_HEADER_LENGTH + bytes.getInt(position);
+        }
+        assertThat(position).isEqualTo(bytes.capacity());
+        return offsets;
+    }
+
+    private static void flipABit(final Path segment, final long offset) throws Exception
+    {
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            file.seek(offset);
+            final int b = file.read();
+            file.seek(offset);
+            file.write(b ^ 0x40);
+        }
+    }
+
+    private static void assertNoCheckerThreadLeft()
+    {
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("journal-check") && t.isAlive());
+    }
+
     /** Flips a bit in the payload of {@link #writeFive}'s second record; returns where that record starts. */
     private static long damageTheSecondRecord(final Path segment) throws Exception
     {
