@@ -57,8 +57,9 @@ PY
 run() { # JAR[:OPTION,OPTION...]
   local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
-  # bin/pacer's class data sharing archive, where the build left one beside the jar
+  # bin/pacer's class data sharing archive, where the build left one beside the jar, dumped by this JDK
   [ -f "${jar%.jar}.jsa" ] && [ ! "$jar" -nt "${jar%.jar}.jsa" ] &&
+    [ "$(readlink -f "$(command -v java)")" = "$(readlink -f "$(sed -n 's/^ *java\.home = //p' "${jar%.jar}.jsa.jdk" 2>/dev/null)/bin/java")" ] &&
     opts="-XX:SharedArchiveFile=${jar%.jar}.jsa -Xlog:cds=off -Xlog:cds+dynamic=off $opts"
   up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
   serve() { $SERVER_J $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
