@@ -15,10 +15,8 @@ RUNS=${RUNS:-2}
 work=${WORK:-/tmp/pacer-million}
 mkdir -p "$work"
 J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
-# the server with bin/pacer's options (huge pages where the kernel offers them; the class data
-# sharing archive, below)
-SERVER_J="$J"
-grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && SERVER_J="$J -XX:+UseTransparentHugePages"
+# the server starts with bin/pacer's JVM options (huge pages, the class data sharing archive)
+. bin/jvm-options
 
 campaigns() { # N FILE
   python3 - "$1" "$2" <<'PY'
@@ -57,12 +55,9 @@ PY
 run() { # JAR[:OPTION,OPTION...]
   local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
-  # bin/pacer's class data sharing archive, where the build left one beside the jar, dumped by this JDK
-  [ -f "${jar%.jar}.jsa" ] && [ ! "$jar" -nt "${jar%.jar}.jsa" ] &&
-    [ "$(readlink -f "$(command -v java)")" = "$(readlink -f "$(sed -n 's/^ *java\.home = //p' "${jar%.jar}.jsa.jdk" 2>/dev/null)/bin/java")" ] &&
-    opts="-XX:SharedArchiveFile=${jar%.jar}.jsa -Xlog:cds=off -Xlog:cds+dynamic=off $opts"
+  opts="$(pacer_jvm_options java "$jar") $opts"
   up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
-  serve() { $SERVER_J $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
+  serve() { java $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
       -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }
   stop() { kill -TERM "$PID"; for _ in $(seq 1 100); do kill -0 "$PID" 2> /dev/null || return 0; sleep 0.1; done; kill -9 "$PID"; }
   load() { $J -jar "$jar" loadtest --port 19400 --campaigns "$1" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |

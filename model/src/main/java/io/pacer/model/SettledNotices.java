@@ -130,7 +130,8 @@ public final class SettledNotices
         {
             return NONE;
         }
-        final int at = find(requestId, campaignId);
+        final long hash = hash(requestId, campaignId);
+        final int at = find(hash, requestId, campaignId);
         lastRequestId = requestId;
         lastCampaignId = campaignId;
         lastAt = at;
@@ -142,7 +143,7 @@ public final class SettledNotices
         }
         if (oldIndex != null)
         {
-            final int old = findOld(requestId, campaignId);
+            final int old = findOld(hash, requestId, campaignId);
             if (old >= 0)
             {
                 return isSet(oldWon, get(oldIndex, old) & SLOT_MASK) ? WON : LOST;
@@ -162,8 +163,9 @@ public final class SettledNotices
         {
             return;
         }
+        final long hash = hash(requestId, campaignId);
         int at = lastAt >= 0 && lastChanges == changes && lastRequestId == requestId && lastCampaignId == campaignId ?
-            lastAt : find(requestId, campaignId);
+            lastAt : find(hash, requestId, campaignId);
         if (get(index, at) != 0)
         {
             if (isWin)
@@ -174,7 +176,7 @@ public final class SettledNotices
         }
         if (oldIndex != null)
         {
-            final int old = findOld(requestId, campaignId);
+            final int old = findOld(hash, requestId, campaignId);
             if (old >= 0)
             {
                 if (isWin)
@@ -187,13 +189,13 @@ public final class SettledNotices
         if (tail - head == mask + 1L)
         {
             grow();
-            at = find(requestId, campaignId);
+            at = find(hash, requestId, campaignId);
         }
         final int slot = (int)(tail & mask);
         set(keys, 2 * slot, requestId);
         set(keys, 2 * slot + 1, campaignId);
         setBit(won, slot, isWin);
-        set(index, at, slot | tag(hash(requestId, campaignId)));
+        set(index, at, slot | tag(hash));
         changes++;
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
@@ -272,21 +274,12 @@ public final class SettledNotices
             {
                 mark++;
             }
-            final long requestId;
-            final long campaignId;
-            if (isOld(seq))
-            {
-                requestId = get(oldKeys, 2 * (int)(seq & oldMask));
-                campaignId = get(oldKeys, 2 * (int)(seq & oldMask) + 1);
-            }
-            else
-            {
-                requestId = get(keys, 2 * (int)(seq & mask));
-                campaignId = get(keys, 2 * (int)(seq & mask) + 1);
-            }
-            out.writeLong(requestId);
-            out.writeLong(campaignId);
-            out.writeBoolean(isOld(seq) ? isSet(oldWon, (int)(seq & oldMask)) : isSet(won, (int)(seq & mask)));
+            final boolean old = isOld(seq);
+            final long[][] ring = old ? oldKeys : keys;
+            final int slot = (int)(seq & (old ? oldMask : mask));
+            out.writeLong(get(ring, 2 * slot));
+            out.writeLong(get(ring, 2 * slot + 1));
+            out.writeBoolean(isSet(old ? oldWon : won, slot));
             out.writeLong(markMillis[(int)(mark & markMask)]);
         }
     }
@@ -304,16 +297,16 @@ public final class SettledNotices
         }
     }
 
-    /** The index position holding this key, or the empty position where it would go. */
-    private int find(final long requestId, final long campaignId)
+    /** The index position holding this key (whose {@link #hash} is given), or the empty position where it would go. */
+    private int find(final long hash, final long requestId, final long campaignId)
     {
-        return find(index, 2 * mask + 1, keys, requestId, campaignId);
+        return find(index, 2 * mask + 1, keys, hash, requestId, campaignId);
     }
 
     /** The old index's position holding this key, or -1 if it holds none or only one that has moved on. */
-    private int findOld(final long requestId, final long campaignId)
+    private int findOld(final long hash, final long requestId, final long campaignId)
     {
-        final int at = find(oldIndex, 2 * oldMask + 1, oldKeys, requestId, campaignId);
+        final int at = find(oldIndex, 2 * oldMask + 1, oldKeys, hash, requestId, campaignId);
         final int entry = get(oldIndex, at);
         if (entry == 0)
         {
@@ -328,10 +321,9 @@ public final class SettledNotices
         return oldIndex != null && sequence >= migrated && sequence < oldEnd;
     }
 
-    private static int find(
-        final int[][] index, final int mask, final long[][] keys, final long requestId, final long campaignId)
+    private static int find(final int[][] index, final int mask, final long[][] keys, final long hash,
+        final long requestId, final long campaignId)
     {
-        final long hash = hash(requestId, campaignId);
         final int tag = tag(hash);
         int at = (int)hash & mask;
         int entry;

@@ -33,9 +33,10 @@ import java.util.zip.CRC32C;
 
 /**
  * Reads a journal directory in order, memory-mapping each segment and checking every record's
- * CRC (a {@link SegmentChecker} per segment does that ahead of the records handed over). A record cut short or failing its CRC at the very end of the last segment is a torn tail
- * (a crash mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any
- * other bad record is corruption: {@link JournalCorruptException} with its file and offset.
+ * CRC (a {@link SegmentChecker} per segment does that ahead of the records handed over). A record
+ * cut short or failing its CRC at the very end of the last segment is a torn tail (a crash
+ * mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any other bad
+ * record is corruption: {@link JournalCorruptException} with its file and offset.
  *
  * Record payloads and the segment header are read with the codecs generated from the journal's
  * SBE schema ({@code pacer-journal.xml}); this class checks the framing (length, CRC32C).

@@ -78,13 +78,13 @@ final class SegmentChecker implements Runnable
      */
     long awaitPast(final int position)
     {
-        long checked = checkedTo;
+        final long checked = checkedTo;
         if (checked > position)
         {
             return checked;
         }
         final IdleStrategy idle = new BackoffIdleStrategy();
-        while ((checked = checkedTo) <= position && !done)
+        while (checkedTo <= position && !done)
         {
             idle.idle();
         }
