@@ -6,6 +6,10 @@ import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+
 /**
  * One campaign's money and pacing state. Owned and mutated by exactly one shard thread; nothing
  * here is shared, locked or atomic. Amounts are nanos (see {@link Money}).
@@ -19,36 +23,59 @@ public final class CampaignBook
     /** {@link #bookWin}'s {@code reservedCostNanos} when no reservation matched the win. */
     public static final @CurrencyNanos long NO_RESERVATION = Units.currencyNanos(-1);
 
-    private final PacingPolicy policy;
-    private final PacingPlan plan = new PacingPlan();
-    private CampaignDefinition definition;
-    private DayWindow day;
-    private @CurrencyNanos long budgetNanos;
-    private @CurrencyNanos long dailyBudgetNanos;
+    /** {@link #nextReplanMillis} before the first plan, and after anything that invalidates it. */
+    static final @EpochMillis long NOT_PLANNED = Units.MIN_INSTANT;
+
+    /*
+     * Fields are laid out in declaration order within each size, longs first: what a decision
+     * reads and writes comes first, so that with a million campaigns (a cache miss for nearly every
+     * bid's book) it spans as few cache lines as it can, all reachable from the book at once.
+     * The day window and the plan's lines are kept here as numbers, not objects of their own, for
+     * the same reason: each object was one more miss that waited on the one before.
+     */
+    private final long id;
     private @EpochMillis long startMillis;
     private @EpochMillis long endMillis;
-    /**
-     * What a decision reads of the definition, kept here beside the money: with a million
-     * campaigns every bid's campaign is a cache miss, and the definition would be one more.
-     */
-    private boolean active;
     private @CpmMicros long maxBidCpmMicros;
-    private PacingRule rule;
-
+    /** The calendar day, in the campaign's time zone, that {@link #todaySpentNanos} counts: [start, end). */
+    private @EpochMillis long dayStartMillis = Units.MAX_INSTANT;
+    private @EpochMillis long dayEndMillis = Units.MIN_INSTANT;
+    private @CurrencyNanos long budgetNanos;
+    private @CurrencyNanos long dailyBudgetNanos;
     private @CurrencyNanos long spentNanos;
     private @CurrencyNanos long reservedNanos;
     private @CurrencyNanos long todaySpentNanos;
-
     private long bids;
     private long noBids;
+    private long openReservations;
+
+    /*
+     * The pacing plan, as EvenRule keeps it: when it is next re-drawn, and where its lines start
+     * (the lifetime line ends at the flight's end at the budget, the daily line at the day's end
+     * at the daily cap; see PacingLine). Forgotten when the definition changes, the daily line
+     * also when the day does.
+     */
+    @EpochMillis long nextReplanMillis = NOT_PLANNED;
+    @EpochMillis long lifetimeFromMillis;
+    @CurrencyNanos long lifetimeFromNanos;
+    @EpochMillis long dailyFromMillis;
+    @CurrencyNanos long dailyFromNanos;
+
     private long wins;
     private long losses;
     private long lateWins;
     private long expiredReservations;
-    private long openReservations;
+
+    private boolean active;
+    boolean lifetimePlanned;
+    boolean dailyPlanned;
+    private PacingRule rule;
+    private final PacingPolicy policy;
+    private CampaignDefinition definition;
 
     public CampaignBook(final CampaignDefinition definition, final PacingPolicy policy)
     {
+        this.id = definition.id();
         this.policy = policy;
         redefine(definition);
     }
@@ -59,9 +86,16 @@ public final class CampaignBook
      */
     public void redefine(final CampaignDefinition newDefinition)
     {
-        if (definition == null || !definition.timeZone().equals(newDefinition.timeZone()))
+        if (newDefinition.id() != id)
         {
-            day = new DayWindow(newDefinition.timeZone());
+            throw new IllegalArgumentException("campaign " + Long.toUnsignedString(id) + " cannot take the definition of " +
+                Long.toUnsignedString(newDefinition.id()));
+        }
+        if (definition != null && !definition.timeZone().equals(newDefinition.timeZone()))
+        {
+            // another calendar: the next event starts a day afresh, as the first one did
+            dayStartMillis = Units.MAX_INSTANT;
+            dayEndMillis = Units.MIN_INSTANT;
         }
         definition = newDefinition;
         budgetNanos = Money.microsToNanos(newDefinition.budgetMicros());
@@ -71,7 +105,9 @@ public final class CampaignBook
         active = newDefinition.status() == CampaignStatus.ACTIVE;
         maxBidCpmMicros = newDefinition.maxBidCpmMicros();
         rule = newDefinition.pacing().rule();
-        plan.reset();
+        nextReplanMillis = NOT_PLANNED;
+        lifetimePlanned = false;
+        dailyPlanned = false;
     }
 
     /**
@@ -118,13 +154,24 @@ public final class CampaignBook
         return rule.pace(this, nowMillis, committedNanos, todayCommittedNanos);
     }
 
+    /**
+     * Moves the day window to the day holding {@code nowMillis}, if it is not there already (two
+     * comparisons): today's spend starts again at zero, and the daily line is re-drawn at the next
+     * decision. Days of 23 or 25 hours (DST changes) come out right.
+     */
     private void rollDay(final @EpochMillis long nowMillis)
     {
-        if (day.moveTo(nowMillis))
+        if (nowMillis >= dayStartMillis && nowMillis < dayEndMillis)
         {
-            todaySpentNanos = Units.ZERO_NANOS;
-            plan.dayRolled();
+            return;
         }
+        final ZoneId zone = definition.timeZone();
+        final LocalDate day = Instant.ofEpochMilli(nowMillis).atZone(zone).toLocalDate();
+        dayStartMillis = Units.epochMillis(day.atStartOfDay(zone).toInstant().toEpochMilli());
+        dayEndMillis = Units.epochMillis(day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli());
+        todaySpentNanos = Units.ZERO_NANOS;
+        dailyPlanned = false;
+        nextReplanMillis = NOT_PLANNED;
     }
 
     /** Releases a reservation's cost, after its loss notice or expiry. */
@@ -183,13 +230,16 @@ public final class CampaignBook
         {
             definition.write(out);
         }
-        for (final long v : new long[] {plan.nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
+        for (final long v : new long[] {nextReplanMillis, spentNanos, reservedNanos, todaySpentNanos, bids, noBids, wins,
             losses, lateWins, expiredReservations, openReservations})
         {
             out.writeLong(v);
         }
-        day.write(out);
-        plan.writeLines(out);
+        out.writeLong(dayStartMillis);
+        out.writeLong(dayEndMillis);
+        // each line as it was once an object of its own: start, end, base, target, planned (zeros if not)
+        writeLine(out, lifetimePlanned, lifetimeFromMillis, endMillis, lifetimeFromNanos, budgetNanos);
+        writeLine(out, dailyPlanned, dailyFromMillis, dailyEndMillis(), dailyFromNanos, dailyBudgetNanos);
     }
 
     /** Reads what {@link #write} wrote. */
@@ -198,7 +248,7 @@ public final class CampaignBook
     {
         final CampaignBook book = new CampaignBook(jsonDefinition ? CampaignDefinitionParser.parseJson(in.readUTF()) :
             CampaignDefinition.read(in), policy);
-        book.plan.nextReplanMillis = Units.epochMillis(in.readLong());
+        book.nextReplanMillis = Units.epochMillis(in.readLong());
         book.spentNanos = Units.currencyNanos(in.readLong());
         book.reservedNanos = Units.currencyNanos(in.readLong());
         book.todaySpentNanos = Units.currencyNanos(in.readLong());
@@ -209,14 +259,77 @@ public final class CampaignBook
         book.lateWins = in.readLong();
         book.expiredReservations = in.readLong();
         book.openReservations = in.readLong();
-        book.day.read(in);
-        book.plan.readLines(in);
+        book.dayStartMillis = Units.epochMillis(in.readLong());
+        book.dayEndMillis = Units.epochMillis(in.readLong());
+        book.lifetimeFromMillis = Units.epochMillis(in.readLong());
+        in.readLong(); // the end: the flight's, as written
+        book.lifetimeFromNanos = Units.currencyNanos(in.readLong());
+        in.readLong(); // the target: the budget, as written
+        book.lifetimePlanned = in.readBoolean();
+        book.dailyFromMillis = Units.epochMillis(in.readLong());
+        in.readLong(); // the day's end (or the flight's, if sooner), as written
+        book.dailyFromNanos = Units.currencyNanos(in.readLong());
+        in.readLong(); // the daily cap, as written
+        book.dailyPlanned = in.readBoolean();
         return book;
     }
 
-    PacingPlan plan()
+    private static void writeLine(final java.io.DataOutput out, final boolean planned, final @EpochMillis long fromMillis,
+        final @EpochMillis long endMillis, final @CurrencyNanos long fromNanos, final @CurrencyNanos long targetNanos)
+        throws java.io.IOException
     {
-        return plan;
+        out.writeLong(planned ? fromMillis : 0);
+        out.writeLong(planned ? endMillis : 0);
+        out.writeLong(planned ? fromNanos : 0);
+        out.writeLong(planned ? targetNanos : 0);
+        out.writeBoolean(planned);
+    }
+
+    long id()
+    {
+        return id;
+    }
+
+    /** Whether the plan was drawn since it was last forgotten. */
+    boolean planned()
+    {
+        return nextReplanMillis != NOT_PLANNED;
+    }
+
+    /** Spend the lifetime line allows by {@code nowMillis}. */
+    @CurrencyNanos long lifetimePlannedNanos(final @EpochMillis long nowMillis)
+    {
+        return PacingLine.plannedNanos(lifetimeFromMillis, lifetimeFromNanos, endMillis, budgetNanos, nowMillis);
+    }
+
+    /** Spend the daily line allows by {@code nowMillis}. */
+    @CurrencyNanos long dailyPlannedNanos(final @EpochMillis long nowMillis)
+    {
+        return PacingLine.plannedNanos(dailyFromMillis, dailyFromNanos, dailyEndMillis(), dailyBudgetNanos, nowMillis);
+    }
+
+    /** Re-draws the lifetime line from {@code committedNanos} at {@code nowMillis}. */
+    void replanLifetime(final @EpochMillis long nowMillis, final @CurrencyNanos long committedNanos)
+    {
+        lifetimeFromNanos = PacingLine.replannedFromNanos(lifetimePlanned, lifetimeFromMillis, lifetimeFromNanos, endMillis,
+            budgetNanos, nowMillis, committedNanos);
+        lifetimeFromMillis = nowMillis;
+        lifetimePlanned = true;
+    }
+
+    /** Re-draws the daily line from {@code todayCommittedNanos} at {@code nowMillis}. */
+    void replanDaily(final @EpochMillis long nowMillis, final @CurrencyNanos long todayCommittedNanos)
+    {
+        dailyFromNanos = PacingLine.replannedFromNanos(dailyPlanned, dailyFromMillis, dailyFromNanos, dailyEndMillis(),
+            dailyBudgetNanos, nowMillis, todayCommittedNanos);
+        dailyFromMillis = nowMillis;
+        dailyPlanned = true;
+    }
+
+    /** Where the daily line ends: the day's end, or the flight's if that comes first. */
+    private @EpochMillis long dailyEndMillis()
+    {
+        return Units.epochMillis(Math.min(dayEndMillis, endMillis));
     }
 
     PacingPolicy policy()
@@ -224,9 +337,16 @@ public final class CampaignBook
         return policy;
     }
 
-    DayWindow day()
+    /** First millisecond of the day {@link #todaySpentNanos} counts. */
+    @EpochMillis long dayStartMillis()
     {
-        return day;
+        return dayStartMillis;
+    }
+
+    /** First millisecond of the next day. */
+    @EpochMillis long dayEndMillis()
+    {
+        return dayEndMillis;
     }
 
     @CurrencyNanos long budgetNanos()
@@ -262,7 +382,7 @@ public final class CampaignBook
     /** A consistent picture of this campaign as of {@code nowMillis} (the owning shard's time). */
     public CampaignSnapshot snapshot(final @EpochMillis long nowMillis)
     {
-        final boolean sameDay = nowMillis >= day.startMillis() && nowMillis < day.endMillis();
+        final boolean sameDay = nowMillis >= dayStartMillis && nowMillis < dayEndMillis;
         final @CurrencyNanos long planned = nowMillis >= startMillis && nowMillis < endMillis ?
             rule.plannedNanos(this, nowMillis) : CampaignSnapshot.NO_PLAN;
         return new CampaignSnapshot(

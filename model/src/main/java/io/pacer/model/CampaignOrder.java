@@ -1,8 +1,7 @@
 package io.pacer.model;
 
-import org.agrona.collections.Long2ObjectHashMap;
-
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * A shard's campaign ids in unsigned order, for pages and snapshots: kept as a sorted array of the
@@ -15,16 +14,21 @@ final class CampaignOrder
     private long[] keys = new long[0];
 
     /** The ids of {@code campaigns}, sign bit flipped, ascending; do not modify. */
-    long[] keys(final Long2ObjectHashMap<?> campaigns)
+    long[] keys(final CampaignTable campaigns)
     {
         if (keys.length != campaigns.size())
         {
             final long[] sorted = new long[campaigns.size()];
-            int n = 0;
-            for (final Long2ObjectHashMap<?>.KeyIterator it = campaigns.keySet().iterator(); it.hasNext(); )
+            campaigns.forEach(new Consumer<>()
             {
-                sorted[n++] = it.nextLong() ^ Long.MIN_VALUE;
-            }
+                private int n;
+
+                @Override
+                public void accept(final CampaignBook book)
+                {
+                    sorted[n++] = book.id() ^ Long.MIN_VALUE;
+                }
+            });
             Arrays.sort(sorted);
             keys = sorted;
         }

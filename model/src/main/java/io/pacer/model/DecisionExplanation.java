@@ -72,18 +72,17 @@ public record DecisionExplanation(
         final @CurrencyNanos long reserved = reason == Reason.NONE ?
             Units.currencyNanos(campaign.reservedNanos() - costNanos) : campaign.reservedNanos();
         final CampaignSnapshot state = campaign.snapshot(nowMillis);
-        final PacingPlan plan = campaign.plan();
-        final boolean even = campaign.definition().pacing() == PacingMode.EVEN && plan.planned();
+        final boolean even = campaign.definition().pacing() == PacingMode.EVEN && campaign.planned();
         final @CurrencyNanos long dailyPlanned = even && campaign.dailyBudgetNanos() > 0 ?
-            plan.daily.plannedNanos(nowMillis) : CampaignSnapshot.NO_PLAN;
+            campaign.dailyPlannedNanos(nowMillis) : CampaignSnapshot.NO_PLAN;
         final boolean daily = reason == Reason.BUDGET_EXHAUSTED && campaign.dailyBudgetNanos() > 0 &&
             costNanos > campaign.dailyBudgetNanos() - Money.saturatingAdd(state.todaySpentNanos(), reserved);
         final boolean dailyPacing = reason == Reason.PACING && dailyPlanned != CampaignSnapshot.NO_PLAN &&
-            !plan.lifetime.isAhead(nowMillis, Money.saturatingAdd(campaign.spentNanos(), reserved));
+            Money.saturatingAdd(campaign.spentNanos(), reserved) <= campaign.lifetimePlannedNanos(nowMillis);
         return new DecisionExplanation(reason,
             rule(reason, campaign.definition(), nowMillis, bidCpmMicros, daily || dailyPacing),
             bidCpmMicros, costNanos, campaign.budgetNanos(), campaign.spentNanos(), reserved, campaign.dailyBudgetNanos(),
-            state.todaySpentNanos(), campaign.day().startMillis(), campaign.day().endMillis(), state.plannedNanos(),
+            state.todaySpentNanos(), campaign.dayStartMillis(), campaign.dayEndMillis(), state.plannedNanos(),
             dailyPlanned, campaign.definition());
     }
 

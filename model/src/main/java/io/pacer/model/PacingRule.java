@@ -9,7 +9,7 @@ import io.pacer.wire.Reason;
  * How one {@link PacingMode} spreads a campaign's delivery, once its budget caps allow a bid: one
  * implementation per mode ({@link EvenRule}, {@link AsapRule}), chosen by
  * {@link PacingMode#rule()}. A rule keeps no state of its own: a campaign's plan lives in its
- * {@link CampaignBook}'s {@link PacingPlan}, so that switching mode is a redefinition and a
+ * {@link CampaignBook}, so that switching mode is a redefinition and a
  * snapshot holds the same bytes whatever the mode. A new mode is a new constant, a new rule and
  * its test. Rules are immutable (Error Prone checks it), so one instance serves every campaign.
  */

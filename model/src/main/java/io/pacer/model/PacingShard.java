@@ -5,7 +5,6 @@ import io.pacer.units.CurrencyNanos;
 import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
-import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Comparator;
 import java.util.List;
@@ -18,13 +17,13 @@ import java.util.List;
  *
  * <p>Over 300 lines because it is the whole of a shard's rules, one method per input (bid, win, loss,
  * define, tick), plus its snapshot and page reads; the data structures live in {@link
- * ReservationBook}, {@link SettledNotices} and {@code CampaignOrder}, the per-campaign money in
+ * ReservationBook}, {@link SettledNotices}, {@code CampaignTable} and {@code CampaignOrder}, the per-campaign money in
  * {@link CampaignBook}.
  */
 public final class PacingShard
 {
     private final PacingPolicy policy;
-    private final Long2ObjectHashMap<CampaignBook> campaigns = new Long2ObjectHashMap<>();
+    private final CampaignTable campaigns = new CampaignTable();
     private final ReservationBook reservations;
     private final SettledNotices settled;
     private final ShardCounters counters = new ShardCounters();
@@ -141,7 +140,7 @@ public final class PacingShard
             released(r);
             counters.losses++;
         }
-        else if (campaigns.containsKey(campaignId))
+        else if (campaigns.get(campaignId) != null)
         {
             counters.unmatchedLosses++;
         }
@@ -160,7 +159,7 @@ public final class PacingShard
         final CampaignBook campaign = campaigns.get(definition.id());
         if (campaign == null)
         {
-            campaigns.put(definition.id(), new CampaignBook(definition, policy));
+            campaigns.add(new CampaignBook(definition, policy));
         }
         else
         {
@@ -229,7 +228,7 @@ public final class PacingShard
     public void snapshots(final List<CampaignSnapshot> into)
     {
         final int from = into.size();
-        campaigns.values().forEach(campaign -> into.add(campaign.snapshot(nowMillis)));
+        campaigns.forEach(campaign -> into.add(campaign.snapshot(nowMillis)));
         into.subList(from, into.size()).sort(BY_ID);
     }
 
@@ -304,7 +303,7 @@ public final class PacingShard
         for (int i = 0; i < n; i++)
         {
             final CampaignBook book = CampaignBook.read(in, policy, jsonDefinitions);
-            campaigns.put(book.definition().id(), book);
+            campaigns.add(book);
         }
         reservations.read(in, campaigns);
         settled.read(in);

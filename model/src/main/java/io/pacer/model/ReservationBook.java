@@ -135,7 +135,7 @@ public final class ReservationBook
     }
 
     /** Reopens what {@link #write} wrote, in the same order; campaigns come from {@code books}. */
-    void read(final java.io.DataInput in, final Long2ObjectHashMap<CampaignBook> books) throws java.io.IOException
+    void read(final java.io.DataInput in, final CampaignTable books) throws java.io.IOException
     {
         final long count = in.readLong();
         for (long i = 0; i < count; i++)

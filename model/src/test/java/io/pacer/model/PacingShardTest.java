@@ -117,6 +117,25 @@ class PacingShardTest
     }
 
     @Test
+    void shouldCountTheDayAfreshInTheNewTimeZoneWhenTheZoneChanges()
+    {
+        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).flight(T0, T0.plusSeconds(5 * 86_400)).build(),
+            T0_MILLIS);
+        final long noonUtc = Instant.parse("2026-12-02T12:00:00Z").toEpochMilli();
+        assertThat(bid(42, 10_000, noonUtc)).isEqualTo(Reason.NONE);
+        shard.win(requestId, 42, 10_000, noonUtc);
+        assertThat(bid(42, 1, noonUtc + 1)).isEqualTo(Reason.BUDGET_EXHAUSTED);
+        // Tokyo's Dec 2 runs 2026-12-01T15:00Z to 2026-12-02T15:00Z: a day of its own, counted from here
+        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone("Asia/Tokyo")
+            .flight(T0, T0.plusSeconds(5 * 86_400)).build(), noonUtc + 2);
+        assertThat(bid(42, 10_000, noonUtc + 3)).isEqualTo(Reason.NONE);
+        shard.win(requestId, 42, 10_000, noonUtc + 3);
+        assertThat(bid(42, 1, Instant.parse("2026-12-02T14:59:59.999Z").toEpochMilli())).isEqualTo(Reason.BUDGET_EXHAUSTED);
+        assertThat(bid(42, 10_000, Instant.parse("2026-12-02T15:00:00Z").toEpochMilli())).isEqualTo(Reason.NONE);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(20_000);
+    }
+
+    @Test
     void shouldFollowTimeZoneDaylightSavingDays()
     {
         // Europe/Paris 2026-03-29 has 23 hours: the next day starts at 2026-03-29T22:00:00Z

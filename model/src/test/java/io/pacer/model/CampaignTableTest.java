@@ -1,0 +1,80 @@
+package io.pacer.model;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static io.pacer.model.TestCampaign.campaign;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CampaignTableTest
+{
+    private final CampaignTable table = new CampaignTable();
+
+    private static CampaignBook book(final long id)
+    {
+        return new CampaignBook(campaign(id).build(), PacingPolicy.DEFAULT);
+    }
+
+    @Test
+    void shouldFindEveryBookAddedThroughGrowthAndNoOther()
+    {
+        final SplittableRandom random = new SplittableRandom(14);
+        final List<CampaignBook> added = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++)
+        {
+            // dense ids, and ids anywhere in the unsigned 64-bit range, including the sign bit
+            final long id = i % 2 == 0 ? i : random.nextLong();
+            if (table.get(id) == null)
+            {
+                final CampaignBook book = book(id);
+                table.add(book);
+                added.add(book);
+            }
+        }
+        assertThat(table.size()).isEqualTo(added.size());
+        for (final CampaignBook book : added)
+        {
+            assertThat(table.get(book.id())).isSameAs(book);
+        }
+        assertThat(table.get(1)).isNull();
+        assertThat(table.get(-2)).isNull();
+    }
+
+    @Test
+    void shouldRefuseASecondBookForTheSameCampaign()
+    {
+        final CampaignBook first = book(-1);
+        table.add(first);
+        assertThatThrownBy(() -> table.add(book(-1)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("campaign 18446744073709551615 is already in the table");
+        assertThat(table.get(-1)).isSameAs(first);
+        assertThat(table.size()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldVisitEachBookOnce()
+    {
+        for (long id = 1; id <= 100; id++)
+        {
+            table.add(book(id * 64));
+        }
+        final List<Long> ids = new ArrayList<>();
+        table.forEach(book -> ids.add(book.id()));
+        assertThat(ids).hasSize(100).doesNotHaveDuplicates().allMatch(id -> id % 64 == 0 && id > 0 && id <= 6_400);
+    }
+
+    @Test
+    void shouldStartEmpty()
+    {
+        assertThat(table.isEmpty()).isTrue();
+        assertThat(table.get(0)).isNull();
+        table.add(book(0));
+        assertThat(table.isEmpty()).isFalse();
+        assertThat(table.get(0).id()).isZero();
+    }
+}
