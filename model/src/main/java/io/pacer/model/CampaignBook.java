@@ -174,6 +174,12 @@ public final class CampaignBook
         nextReplanMillis = NOT_PLANNED;
     }
 
+    /** Reads one field in each cache line a decision reads (see {@link PacingShard#touch}). */
+    long touch()
+    {
+        return reservedNanos + nextReplanMillis + (rule == null ? 1 : 0);
+    }
+
     /** Releases a reservation's cost, after its loss notice or expiry. */
     public void release(final @CurrencyNanos long costNanos, final boolean expired)
     {

@@ -136,6 +136,24 @@ class PacingShardTest
     }
 
     @Test
+    void shouldChangeNothingWhenACampaignIsTouchedAhead() throws Exception
+    {
+        shard.define(campaign(42).pacing(PacingMode.EVEN).build(), T0_MILLIS);
+        assertThat(bid(42, 2_500_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
+        final byte[] before = snapshotBytes();
+        shard.touch(42);
+        shard.touch(7);
+        assertThat(snapshotBytes()).isEqualTo(before);
+    }
+
+    private byte[] snapshotBytes() throws java.io.IOException
+    {
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        shard.snapshotTo(new java.io.DataOutputStream(bytes));
+        return bytes.toByteArray();
+    }
+
+    @Test
     void shouldFollowTimeZoneDaylightSavingDays()
     {
         // Europe/Paris 2026-03-29 has 23 hours: the next day starts at 2026-03-29T22:00:00Z

@@ -148,6 +148,10 @@ public final class PacerPipeline implements AutoCloseable
                 this.ownLoop = null;
                 this.drainLoop = null;
                 this.ring = disruptor.getRingBuffer();
+                for (final PacingHandler handler : handlers)
+                {
+                    handler.readAheadIn(ring);
+                }
                 this.drainer = null;
             }
             default -> throw new IllegalArgumentException("threading " + config.threading());

@@ -1,5 +1,6 @@
 package io.pacer.pipeline;
 
+import com.lmax.disruptor.DataProvider;
 import com.lmax.disruptor.EventHandler;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.PacingShard;
@@ -34,6 +35,18 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     private long batches;
     private long batchedEvents;
     private long lastQueueDepth;
+    /**
+     * How many events of a batch have their campaigns touched before it is applied (see {@link
+     * #touchCampaigns}): enough to overlap the cache misses, few enough that the first books are
+     * still in cache when their events come.
+     */
+    static final int TOUCH_AHEAD = 64;
+    /** The ring, when this handler has a thread of its own ({@link ThreadingMode#DEDICATED}); else null. */
+    private DataProvider<PacerEvent> ring;
+    private long nextSequence;
+    /** What {@link #touchCampaigns} read: written, never read; the store keeps the reads from being optimised away. */
+    @SuppressWarnings("UnusedVariable")
+    private long touched;
     /** Batches, batched events, queue depth, deadline sheds, as last published (any thread reads). */
     private final AtomicLongArray published = new AtomicLongArray(4);
     private static final int BATCHES = 0;
@@ -55,11 +68,21 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         this.queueDeadlineNanos = queueDeadlineNanos;
     }
 
+    /** With a thread of its own, this handler reads its batches' events ahead in {@code ring}. */
+    void readAheadIn(final DataProvider<PacerEvent> ring)
+    {
+        this.ring = ring;
+    }
+
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
         beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false);
         batchDone(batchSize, queueDepth);
+        if (ring != null)
+        {
+            touchCampaigns(ring, nextSequence, nextSequence + batchSize - 1);
+        }
     }
 
     /**
@@ -71,6 +94,33 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     {
         batchStartNanos = nowNanos;
         batchBehindBacklog = backlog;
+    }
+
+    /**
+     * Before a batch is applied: reads the books of the campaigns this shard owns in events
+     * {@code from} to {@code to} (the first {@link #TOUCH_AHEAD} of them), so that their cache
+     * misses overlap (see {@link PacingShard#touch}). Changes nothing, so it may read ahead of what
+     * is published (the shared loop knows only the ring's cursor, which counts sequences claimed
+     * and not yet published): an event still being written at worst has a campaign touched for
+     * nothing, and the event itself is applied only once published, as ever.
+     */
+    void touchCampaigns(final DataProvider<PacerEvent> events, final long from, final long to)
+    {
+        long read = 0;
+        for (long sequence = from, last = Math.min(to, from + TOUCH_AHEAD - 1); sequence <= last; sequence++)
+        {
+            final PacerEvent event = events.get(sequence);
+            final EventType type = event.type;
+            if (type != null && type.fromGateway())
+            {
+                final long campaignId = event.campaignId;
+                if (router.shardOf(campaignId) == shardIndex)
+                {
+                    read += shard.touch(campaignId);
+                }
+            }
+        }
+        touched += read;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */
@@ -94,6 +144,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     @Override
     public void onEvent(final PacerEvent event, final long sequence, final boolean endOfBatch)
     {
+        nextSequence = sequence + 1;
         try
         {
             handle(event);

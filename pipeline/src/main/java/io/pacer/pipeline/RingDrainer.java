@@ -134,10 +134,12 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
         {
             batchStarted = true;
             final long now = System.nanoTime();
-            final boolean backlog = ring.getCursor() - sequence >= backlogEvents;
+            final long cursor = ring.getCursor();
+            final boolean backlog = cursor - sequence >= backlogEvents;
             for (final PacingHandler shard : shards)
             {
                 shard.beginBatch(now, backlog);
+                shard.touchCampaigns(ring, sequence, cursor);
             }
         }
         batchSize++;
