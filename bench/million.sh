@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A million campaigns (#14): first start, restart from a snapshot, one edit of the file applied,
 # resident memory, and bid throughput with 1,000,000 campaigns against 1,000, for each jar given,
-# alternating, RUNS times. Loopback only; every load run bounded (8 s + 2 s warm-up).
+# alternating, RUNS times. Throughput alternates PAIRS times (default 3) between a 1M server and a
+# 1k one running side by side; the ratio is the median of the pairs'. Loopback only; every load
+# run bounded (8 s + 2 s warm-up).
 #
 #   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
@@ -53,14 +55,15 @@ PY
 }
 
 run() { # JAR[:OPTION,OPTION...]
-  local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID first restart e1 e2 empty loaded rss heap t1m t1k s
+  local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID PID1M first restart e1 e2 empty loaded rss heap t1m="" t1k="" s p
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
   opts="$(pacer_jvm_options java "$jar") $opts"
-  up() { for _ in $(seq 1 1200); do curl -sf localhost:19401/health > /dev/null && return; sleep 0.05; done; }
-  serve() { java $opts -Dpacer.home="$H" -Dpacer.gateway.port=19400 -Dpacer.admin.port=19401 -Dpacer.campaigns.file="$H/campaigns.json" \
+  local GP=19400 AP=19401 # this server's gateway and admin ports
+  up() { for _ in $(seq 1 1200); do curl -sf "localhost:$AP/health" > /dev/null && return; sleep 0.05; done; }
+  serve() { java $opts -Dpacer.home="$H" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP -Dpacer.campaigns.file="$H/campaigns.json" \
       -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }
   stop() { kill -TERM "$PID"; for _ in $(seq 1 100); do kill -0 "$PID" 2> /dev/null || return 0; sleep 0.1; done; kill -9 "$PID"; }
-  load() { $J -jar "$jar" loadtest --port 19400 --campaigns "$1" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |
+  load() { $J -jar "$jar" loadtest --port "$1" --campaigns "$2" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |
       python3 -c 'import json,sys; print(json.load(sys.stdin)["throughputPerSecond"])'; }
   rm -rf "$H"; mkdir -p "$H"; echo '{"campaigns":[]}' > "$H/campaigns.json"
   serve; up; sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; empty=$(ps -o rss= -p "$PID"); stop
@@ -74,11 +77,16 @@ run() { # JAR[:OPTION,OPTION...]
   sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; rss=$(ps -o rss= -p "$PID")
   heap=$(jcmd "$PID" GC.heap_info | awk '/garbage-first heap/ {print $6}')
   e1=$(edit "$H/campaigns.json" 2000000000000); e2=$(edit "$H/campaigns.json" 3000000000000)
-  t1m=$(load 1000000); stop
+  # throughput: the 1M server stays up beside one with 1,000 campaigns, and loads alternate between
+  # them, so that each 1M figure has a 1k figure taken next to it on this noisy shared host
+  PID1M=$PID; H="$work/home1k" GP=19410 AP=19411
   rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
-  serve; up; t1k=$(load 1000); stop
+  serve; up
+  for _ in $(seq 1 "${PAIRS:-3}"); do t1m+="$(load 19400 1000000) "; t1k+="$(load 19410 1000) "; done
+  stop; PID=$PID1M; stop
+  p=$(python3 -c 'import statistics,sys; m,k=[list(map(float,a.split())) for a in sys.argv[1:]]; print("%.2f" % statistics.median(a/b for a,b in zip(m,k)))' "$t1m" "$t1k")
   echo "$spec first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
-    "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=$t1m decisions_1k=$t1k"
+    "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=${t1m// /,} decisions_1k=${t1k// /,} ratio_median=$p"
 }
 
 for _ in $(seq 1 "$RUNS"); do

@@ -12,12 +12,14 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -47,6 +49,8 @@ public class PacingDecisionBenchmark
     private long requestId;
     private long nowMillis;
     private long random = 0x9E3779B97F4A7C15L;
+    private static final int BATCH = 16;
+    private final long[] batchCampaigns = new long[BATCH];
 
     @Setup(Level.Trial)
     public void setUp()
@@ -65,13 +69,69 @@ public class PacingDecisionBenchmark
     public Reason bidThenLoss()
     {
         final long id = ++requestId;
-        random ^= random << 13;
-        random ^= random >>> 7;
-        random ^= random << 17;
-        final long campaign = (random >>> 1) % campaigns;
+        final long campaign = nextCampaign();
         nowMillis++;
         final Reason reason = shard.bid(id, campaign, 1_000_000, nowMillis);
         shard.loss(id, campaign, nowMillis);
         return reason;
+    }
+
+    /** A batch of {@value #BATCH} bids, each then lost, as {@link #bidThenLoss}; time per bid. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int batch()
+    {
+        drawBatch();
+        return decideBatch();
+    }
+
+    /**
+     * {@link #batch}, with the batch's campaigns touched first ({@code PacingShard.touch}), as the
+     * pipeline does before it applies a batch: the books' cache misses overlap.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int batchTouchedFirst(final Blackhole blackhole)
+    {
+        drawBatch();
+        long touched = 0;
+        for (final long campaign : batchCampaigns)
+        {
+            touched += shard.touch(campaign);
+        }
+        blackhole.consume(touched);
+        return decideBatch();
+    }
+
+    private void drawBatch()
+    {
+        for (int i = 0; i < BATCH; i++)
+        {
+            batchCampaigns[i] = nextCampaign();
+        }
+    }
+
+    private int decideBatch()
+    {
+        int bids = 0;
+        for (final long campaign : batchCampaigns)
+        {
+            final long id = ++requestId;
+            nowMillis++;
+            if (shard.bid(id, campaign, 1_000_000, nowMillis) == Reason.NONE)
+            {
+                bids++;
+            }
+            shard.loss(id, campaign, nowMillis);
+        }
+        return bids;
+    }
+
+    private long nextCampaign()
+    {
+        random ^= random << 13;
+        random ^= random >>> 7;
+        random ^= random << 17;
+        return (random >>> 1) % campaigns;
     }
 }

@@ -148,13 +148,13 @@ public final class PacerPipeline implements AutoCloseable
                 this.ownLoop = null;
                 this.drainLoop = null;
                 this.ring = disruptor.getRingBuffer();
-                for (final PacingHandler handler : handlers)
-                {
-                    handler.readAheadIn(ring);
-                }
                 this.drainer = null;
             }
             default -> throw new IllegalArgumentException("threading " + config.threading());
+        }
+        for (final PacingHandler handler : handlers)
+        {
+            handler.readAheadIn(ring);
         }
         this.ticks = new TickSource(this, config.tickIntervalMillis(), this.drainLoop);
     }

@@ -36,15 +36,18 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     private long batchedEvents;
     private long lastQueueDepth;
     /**
-     * How many events of a batch have their campaigns touched before it is applied (see {@link
-     * #touchCampaigns}): enough to overlap the cache misses, few enough that the first books are
-     * still in cache when their events come.
+     * How many events' campaigns are touched at a time, ahead of applying them (see {@link
+     * #touchAhead}): enough to overlap the cache misses, few enough that the first books are still
+     * in cache when their events come.
      */
     static final int TOUCH_AHEAD = 64;
-    /** The ring, when this handler has a thread of its own ({@link ThreadingMode#DEDICATED}); else null. */
+    /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
     private DataProvider<PacerEvent> ring;
     private long nextSequence;
-    /** What {@link #touchCampaigns} read: written, never read; the store keeps the reads from being optimised away. */
+    /** The last sequence the current batch may hold, and the last whose campaign was touched. */
+    private long batchLast = -1;
+    private long touchedThrough = -1;
+    /** What {@link #touchAhead} read: written, never read; the store keeps the reads from being optimised away. */
     @SuppressWarnings("UnusedVariable")
     private long touched;
     /** Batches, batched events, queue depth, deadline sheds, as last published (any thread reads). */
@@ -68,7 +71,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         this.queueDeadlineNanos = queueDeadlineNanos;
     }
 
-    /** With a thread of its own, this handler reads its batches' events ahead in {@code ring}. */
+    /** This handler reads its batches' events ahead in {@code ring}, to touch their campaigns. */
     void readAheadIn(final DataProvider<PacerEvent> ring)
     {
         this.ring = ring;
@@ -77,39 +80,41 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
-        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false);
+        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false, nextSequence + batchSize - 1);
         batchDone(batchSize, queueDepth);
-        if (ring != null)
-        {
-            touchCampaigns(ring, nextSequence, nextSequence + batchSize - 1);
-        }
     }
 
     /**
      * A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here.
      * With {@code backlog}, the batch starts behind a backlog, so the deadline applies to every bid
-     * in it, {@link PacerEvent#sheddable} or not.
+     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}.
      */
-    void beginBatch(final long nowNanos, final boolean backlog)
+    void beginBatch(final long nowNanos, final boolean backlog, final long lastSequence)
     {
         batchStartNanos = nowNanos;
         batchBehindBacklog = backlog;
+        batchLast = lastSequence;
     }
 
     /**
-     * Before a batch is applied: reads the books of the campaigns this shard owns in events
-     * {@code from} to {@code to} (the first {@link #TOUCH_AHEAD} of them), so that their cache
-     * misses overlap (see {@link PacingShard#touch}). Changes nothing, so it may read ahead of what
-     * is published (the shared loop knows only the ring's cursor, which counts sequences claimed
-     * and not yet published): an event still being written at worst has a campaign touched for
-     * nothing, and the event itself is applied only once published, as ever.
+     * Before event {@code sequence} is applied, if its campaign was not touched yet: reads the books
+     * of the campaigns this shard owns in it and the next events of the batch, {@link #TOUCH_AHEAD}
+     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing,
+     * so it may read ahead of what is published (the shared loop knows only the ring's cursor,
+     * which counts sequences claimed and not yet published): an event still being written at worst
+     * has a campaign touched for nothing, and it is applied only once published, as ever.
      */
-    void touchCampaigns(final DataProvider<PacerEvent> events, final long from, final long to)
+    private void touchAhead(final long sequence)
     {
-        long read = 0;
-        for (long sequence = from, last = Math.min(to, from + TOUCH_AHEAD - 1); sequence <= last; sequence++)
+        if (ring == null || sequence <= touchedThrough)
         {
-            final PacerEvent event = events.get(sequence);
+            return;
+        }
+        final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
+        long read = 0;
+        for (long s = sequence; s <= last; s++)
+        {
+            final PacerEvent event = ring.get(s);
             final EventType type = event.type;
             if (type != null && type.fromGateway())
             {
@@ -121,6 +126,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             }
         }
         touched += read;
+        touchedThrough = last;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */
@@ -147,6 +153,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         nextSequence = sequence + 1;
         try
         {
+            touchAhead(sequence);
             handle(event);
         }
         finally

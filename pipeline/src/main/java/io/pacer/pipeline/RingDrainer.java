@@ -138,8 +138,7 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             final boolean backlog = cursor - sequence >= backlogEvents;
             for (final PacingHandler shard : shards)
             {
-                shard.beginBatch(now, backlog);
-                shard.touchCampaigns(ring, sequence, cursor);
+                shard.beginBatch(now, backlog, cursor);
             }
         }
         batchSize++;
