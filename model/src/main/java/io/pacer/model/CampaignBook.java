@@ -55,11 +55,11 @@ public final class CampaignBook
      * at the daily cap; see PacingLine). Forgotten when the definition changes, the daily line
      * also when the day does.
      */
-    @EpochMillis long nextReplanMillis = NOT_PLANNED;
-    @EpochMillis long lifetimeFromMillis;
-    @CurrencyNanos long lifetimeFromNanos;
-    @EpochMillis long dailyFromMillis;
-    @CurrencyNanos long dailyFromNanos;
+    private @EpochMillis long nextReplanMillis = NOT_PLANNED;
+    private @EpochMillis long lifetimeFromMillis;
+    private @CurrencyNanos long lifetimeFromNanos;
+    private @EpochMillis long dailyFromMillis;
+    private @CurrencyNanos long dailyFromNanos;
 
     private long wins;
     private long losses;
@@ -67,8 +67,8 @@ public final class CampaignBook
     private long expiredReservations;
 
     private boolean active;
-    boolean lifetimePlanned;
-    boolean dailyPlanned;
+    private boolean hasLifetimeLine;
+    private boolean hasDailyLine;
     private PacingRule rule;
     private final PacingPolicy policy;
     private CampaignDefinition definition;
@@ -106,8 +106,8 @@ public final class CampaignBook
         maxBidCpmMicros = newDefinition.maxBidCpmMicros();
         rule = newDefinition.pacing().rule();
         nextReplanMillis = NOT_PLANNED;
-        lifetimePlanned = false;
-        dailyPlanned = false;
+        hasLifetimeLine = false;
+        hasDailyLine = false;
     }
 
     /**
@@ -170,11 +170,11 @@ public final class CampaignBook
         dayStartMillis = Units.epochMillis(day.atStartOfDay(zone).toInstant().toEpochMilli());
         dayEndMillis = Units.epochMillis(day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli());
         todaySpentNanos = Units.ZERO_NANOS;
-        dailyPlanned = false;
+        hasDailyLine = false;
         nextReplanMillis = NOT_PLANNED;
     }
 
-    /** Reads one field in each cache line a decision reads (see {@link PacingShard#touch}). */
+    /** Reads the fields a decision reads, one in each stretch of 64 bytes past the first (see {@link PacingShard#touch}). */
     long touch()
     {
         return reservedNanos + nextReplanMillis + (rule == null ? 1 : 0);
@@ -244,8 +244,8 @@ public final class CampaignBook
         out.writeLong(dayStartMillis);
         out.writeLong(dayEndMillis);
         // each line as it was once an object of its own: start, end, base, target, planned (zeros if not)
-        writeLine(out, lifetimePlanned, lifetimeFromMillis, endMillis, lifetimeFromNanos, budgetNanos);
-        writeLine(out, dailyPlanned, dailyFromMillis, dailyEndMillis(), dailyFromNanos, dailyBudgetNanos);
+        writeLine(out, hasLifetimeLine, lifetimeFromMillis, endMillis, lifetimeFromNanos, budgetNanos);
+        writeLine(out, hasDailyLine, dailyFromMillis, dailyEndMillis(), dailyFromNanos, dailyBudgetNanos);
     }
 
     /** Reads what {@link #write} wrote. */
@@ -271,12 +271,12 @@ public final class CampaignBook
         in.readLong(); // the end: the flight's, as written
         book.lifetimeFromNanos = Units.currencyNanos(in.readLong());
         in.readLong(); // the target: the budget, as written
-        book.lifetimePlanned = in.readBoolean();
+        book.hasLifetimeLine = in.readBoolean();
         book.dailyFromMillis = Units.epochMillis(in.readLong());
         in.readLong(); // the day's end (or the flight's, if sooner), as written
         book.dailyFromNanos = Units.currencyNanos(in.readLong());
         in.readLong(); // the daily cap, as written
-        book.dailyPlanned = in.readBoolean();
+        book.hasDailyLine = in.readBoolean();
         return book;
     }
 
@@ -302,6 +302,18 @@ public final class CampaignBook
         return nextReplanMillis != NOT_PLANNED;
     }
 
+    /** When EvenRule next re-draws the plan; {@link #NOT_PLANNED} before the first time and after it was forgotten. */
+    @EpochMillis long nextReplanMillis()
+    {
+        return nextReplanMillis;
+    }
+
+    /** EvenRule drew the plan: it is next re-drawn at {@code nextReplanMillis}. */
+    void planDrawn(final @EpochMillis long nextReplanMillis)
+    {
+        this.nextReplanMillis = nextReplanMillis;
+    }
+
     /** Spend the lifetime line allows by {@code nowMillis}. */
     @CurrencyNanos long lifetimePlannedNanos(final @EpochMillis long nowMillis)
     {
@@ -317,19 +329,19 @@ public final class CampaignBook
     /** Re-draws the lifetime line from {@code committedNanos} at {@code nowMillis}. */
     void replanLifetime(final @EpochMillis long nowMillis, final @CurrencyNanos long committedNanos)
     {
-        lifetimeFromNanos = PacingLine.replannedFromNanos(lifetimePlanned, lifetimeFromMillis, lifetimeFromNanos, endMillis,
+        lifetimeFromNanos = PacingLine.replannedFromNanos(hasLifetimeLine, lifetimeFromMillis, lifetimeFromNanos, endMillis,
             budgetNanos, nowMillis, committedNanos);
         lifetimeFromMillis = nowMillis;
-        lifetimePlanned = true;
+        hasLifetimeLine = true;
     }
 
     /** Re-draws the daily line from {@code todayCommittedNanos} at {@code nowMillis}. */
     void replanDaily(final @EpochMillis long nowMillis, final @CurrencyNanos long todayCommittedNanos)
     {
-        dailyFromNanos = PacingLine.replannedFromNanos(dailyPlanned, dailyFromMillis, dailyFromNanos, dailyEndMillis(),
+        dailyFromNanos = PacingLine.replannedFromNanos(hasDailyLine, dailyFromMillis, dailyFromNanos, dailyEndMillis(),
             dailyBudgetNanos, nowMillis, todayCommittedNanos);
         dailyFromMillis = nowMillis;
-        dailyPlanned = true;
+        hasDailyLine = true;
     }
 
     /** Where the daily line ends: the day's end, or the flight's if that comes first. */

@@ -27,7 +27,7 @@ final class EvenRule implements PacingRule
         final @CurrencyNanos long committedNanos, final @CurrencyNanos long todayCommittedNanos)
     {
         final boolean dailyCap = campaign.dailyBudgetNanos() > 0;
-        if (nowMillis >= campaign.nextReplanMillis)
+        if (nowMillis >= campaign.nextReplanMillis())
         {
             replan(campaign, nowMillis, committedNanos, todayCommittedNanos, dailyCap);
         }
@@ -45,7 +45,7 @@ final class EvenRule implements PacingRule
         }
         final @DurationMillis long interval = campaign.policy().replanIntervalMillis();
         final @DurationMillis long intoSlot = Math.floorMod(Units.between(campaign.startMillis(), nowMillis), interval);
-        campaign.nextReplanMillis = Units.plus(nowMillis, interval - intoSlot);
+        campaign.planDrawn(Units.plus(nowMillis, interval - intoSlot));
     }
 
     @Override

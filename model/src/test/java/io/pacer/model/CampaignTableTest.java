@@ -1,5 +1,6 @@
 package io.pacer.model;
 
+import org.agrona.collections.Hashing;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -42,6 +43,32 @@ class CampaignTableTest
         }
         assertThat(table.get(1)).isNull();
         assertThat(table.get(-2)).isNull();
+    }
+
+    @Test
+    void shouldFindBooksWhoseIdsAllProbeFromTheSameSlot()
+    {
+        // fifteen ids that all start at slot 0 of the first 64 slots (a sixteenth would grow the table)
+        final List<CampaignBook> added = new ArrayList<>();
+        for (long id = 0; added.size() < 15; id++)
+        {
+            if (Hashing.hash(id, 63) == 0)
+            {
+                final CampaignBook book = book(id);
+                table.add(book);
+                added.add(book);
+            }
+        }
+        for (final CampaignBook book : added)
+        {
+            assertThat(table.get(book.id())).isSameAs(book);
+        }
+        long absent = added.get(added.size() - 1).id() + 1;
+        while (Hashing.hash(absent, 63) != 0)
+        {
+            absent++;
+        }
+        assertThat(table.get(absent)).isNull();
     }
 
     @Test

@@ -154,6 +154,16 @@ class PacingShardTest
     }
 
     @Test
+    void shouldRefuseToGiveABookAnotherCampaignsDefinition()
+    {
+        final CampaignBook book = new CampaignBook(campaign(42).build(), PacingPolicy.DEFAULT);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> book.redefine(campaign(43).build()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("campaign 42 cannot take the definition of 43");
+        assertThat(book.definition().id()).isEqualTo(42);
+    }
+
+    @Test
     void shouldFollowTimeZoneDaylightSavingDays()
     {
         // Europe/Paris 2026-03-29 has 23 hours: the next day starts at 2026-03-29T22:00:00Z

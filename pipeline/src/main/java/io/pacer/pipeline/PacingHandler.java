@@ -1,7 +1,7 @@
 package io.pacer.pipeline;
 
-import com.lmax.disruptor.DataProvider;
 import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.RingBuffer;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardCounters;
@@ -42,7 +42,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      */
     static final int TOUCH_AHEAD = 64;
     /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
-    private DataProvider<PacerEvent> ring;
+    private RingBuffer<PacerEvent> ring;
     private long nextSequence;
     /** The last sequence the current batch may hold, and the last whose campaign was touched. */
     private long batchLast = -1;
@@ -72,7 +72,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     }
 
     /** This handler reads its batches' events ahead in {@code ring}, to touch their campaigns. */
-    void readAheadIn(final DataProvider<PacerEvent> ring)
+    void readAheadIn(final RingBuffer<PacerEvent> ring)
     {
         this.ring = ring;
     }
@@ -99,10 +99,10 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * Before event {@code sequence} is applied, if its campaign was not touched yet: reads the books
      * of the campaigns this shard owns in it and the next events of the batch, {@link #TOUCH_AHEAD}
-     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing,
-     * so it may read ahead of what is published (the shared loop knows only the ring's cursor,
-     * which counts sequences claimed and not yet published): an event still being written at worst
-     * has a campaign touched for nothing, and it is applied only once published, as ever.
+     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing.
+     * It stops at the first event not yet published (the shared loop bounds a batch only by the
+     * ring's cursor, which counts sequences claimed and not yet published); that one is touched
+     * when its turn comes.
      */
     private void touchAhead(final long sequence)
     {
@@ -112,7 +112,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         }
         final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
         long read = 0;
-        for (long s = sequence; s <= last; s++)
+        long s = sequence;
+        for (; s <= last && ring.isAvailable(s); s++)
         {
             final PacerEvent event = ring.get(s);
             final EventType type = event.type;
@@ -126,7 +127,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             }
         }
         touched += read;
-        touchedThrough = last;
+        touchedThrough = s - 1;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */
