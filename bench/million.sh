@@ -16,9 +16,9 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-2}
 work=${WORK:-/tmp/pacer-million}
 mkdir -p "$work"
-J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
 # the server starts with bin/pacer's JVM options (huge pages, the class data sharing archive)
 . bin/jvm-options
+J="java $pacer_opens"
 
 campaigns() { # N FILE
   python3 - "$1" "$2" <<'PY'

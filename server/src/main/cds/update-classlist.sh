@@ -15,7 +15,8 @@ GW=19700; ADMIN=19701
 work=$(mktemp -d /tmp/pacer-classlist.XXXXXX)
 pid=""
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; rm -rf "$work"' EXIT
-J="java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+. bin/jvm-options
+J="java $pacer_opens"
 
 printf '{"campaigns":[{"id":1,"budgetMicros":1000000000,"start":"2026-01-01T00:00:00Z","end":"2036-01-01T00:00:00Z","pacing":"EVEN"},%s\n' \
   '{"id":2,"budgetMicros":1000000000,"start":"2026-01-01T00:00:00Z","end":"2036-01-01T00:00:00Z","pacing":"ASAP"}]}' > "$work/campaigns.json"

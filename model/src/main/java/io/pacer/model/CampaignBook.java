@@ -105,9 +105,7 @@ public final class CampaignBook
         active = newDefinition.status() == CampaignStatus.ACTIVE;
         maxBidCpmMicros = newDefinition.maxBidCpmMicros();
         rule = newDefinition.pacing().rule();
-        nextReplanMillis = NOT_PLANNED;
-        hasLifetimeLine = false;
-        hasDailyLine = false;
+        forgetPlan(true);
     }
 
     /**
@@ -170,8 +168,18 @@ public final class CampaignBook
         dayStartMillis = Units.epochMillis(day.atStartOfDay(zone).toInstant().toEpochMilli());
         dayEndMillis = Units.epochMillis(day.plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli());
         todaySpentNanos = Units.ZERO_NANOS;
-        hasDailyLine = false;
+        forgetPlan(false);
+    }
+
+    /** The plan is re-drawn at the next decision: the daily line from scratch, the lifetime line too if {@code lifetime}. */
+    private void forgetPlan(final boolean lifetime)
+    {
         nextReplanMillis = NOT_PLANNED;
+        hasDailyLine = false;
+        if (lifetime)
+        {
+            hasLifetimeLine = false;
+        }
     }
 
     /** Reads the fields a decision reads, one in each stretch of 64 bytes past the first (see {@link PacingShard#touch}). */

@@ -1,7 +1,6 @@
 package io.pacer.model;
 
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
  * A shard's campaign ids in unsigned order, for pages and snapshots: kept as a sorted array of the
@@ -18,17 +17,11 @@ final class CampaignOrder
     {
         if (keys.length != campaigns.size())
         {
-            final long[] sorted = new long[campaigns.size()];
-            campaigns.forEach(new Consumer<>()
+            final long[] sorted = campaigns.ids();
+            for (int i = 0; i < sorted.length; i++)
             {
-                private int n;
-
-                @Override
-                public void accept(final CampaignBook book)
-                {
-                    sorted[n++] = book.id() ^ Long.MIN_VALUE;
-                }
-            });
+                sorted[i] ^= Long.MIN_VALUE;
+            }
             Arrays.sort(sorted);
             keys = sorted;
         }

@@ -84,6 +84,21 @@ final class CampaignTable
         return size == 0;
     }
 
+    /** The campaign ids, in table order. */
+    long[] ids()
+    {
+        final long[] ids = new long[size];
+        int n = 0;
+        for (final CampaignBook book : books)
+        {
+            if (book != null)
+            {
+                ids[n++] = book.id();
+            }
+        }
+        return ids;
+    }
+
     /** Each book, in table order (callers that produce output sort by id; see {@link CampaignOrder}). */
     void forEach(final Consumer<CampaignBook> action)
     {

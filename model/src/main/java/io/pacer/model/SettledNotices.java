@@ -89,11 +89,12 @@ public final class SettledNotices
     private long oldEnd;
 
     /**
-     * The last {@link #outcome} lookup: its key, the index position it found, and {@link #changes}
+     * The last {@link #outcome} lookup: its key and hash, the index position it found, and {@link #changes}
      * then, so that the {@link #settle} which follows it for the same notice does not probe again.
      */
     private long lastRequestId;
     private long lastCampaignId;
+    private long lastHash;
     private int lastAt = -1;
     private long lastChanges;
     /**
@@ -134,6 +135,7 @@ public final class SettledNotices
         final int at = find(hash, requestId, campaignId);
         lastRequestId = requestId;
         lastCampaignId = campaignId;
+        lastHash = hash;
         lastAt = at;
         lastChanges = changes;
         final int found = get(index, at);
@@ -163,9 +165,10 @@ public final class SettledNotices
         {
             return;
         }
-        final long hash = hash(requestId, campaignId);
-        int at = lastAt >= 0 && lastChanges == changes && lastRequestId == requestId && lastCampaignId == campaignId ?
-            lastAt : find(hash, requestId, campaignId);
+        final boolean lookedUp = lastAt >= 0 && lastChanges == changes && lastRequestId == requestId &&
+            lastCampaignId == campaignId;
+        final long hash = lookedUp ? lastHash : hash(requestId, campaignId);
+        int at = lookedUp ? lastAt : find(hash, requestId, campaignId);
         if (get(index, at) != 0)
         {
             if (isWin)

@@ -87,7 +87,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here.
      * With {@code backlog}, the batch starts behind a backlog, so the deadline applies to every bid
-     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}.
+     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}, and
+     * every event up to it is published.
      */
     void beginBatch(final long nowNanos, final boolean backlog, final long lastSequence)
     {
@@ -99,10 +100,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * Before event {@code sequence} is applied, if its campaign was not touched yet: reads the books
      * of the campaigns this shard owns in it and the next events of the batch, {@link #TOUCH_AHEAD}
-     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing.
-     * It stops at the first event not yet published (the shared loop bounds a batch only by the
-     * ring's cursor, which counts sequences claimed and not yet published); that one is touched
-     * when its turn comes.
+     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing;
+     * reads only the batch's events, all published.
      */
     private void touchAhead(final long sequence)
     {
@@ -112,8 +111,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         }
         final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
         long read = 0;
-        long s = sequence;
-        for (; s <= last && ring.isAvailable(s); s++)
+        for (long s = sequence; s <= last; s++)
         {
             final PacerEvent event = ring.get(s);
             final EventType type = event.type;
@@ -127,7 +125,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             }
         }
         touched += read;
-        touchedThrough = s - 1;
+        touchedThrough = last;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */
