@@ -92,8 +92,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here.
      * With {@code backlog}, the batch starts behind a backlog, so the deadline applies to every bid
-     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}, and
-     * every event up to it is published.
+     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}.
      */
     void beginBatch(final long nowNanos, final boolean backlog, final long lastSequence)
     {
@@ -105,8 +104,11 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * Before event {@code sequence} is applied, if its campaign was not touched yet: reads the books
      * of the campaigns this shard owns in it and the next events of the batch, {@link #TOUCH_AHEAD}
-     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing;
-     * reads only the batch's events, all published.
+     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing.
+     * It stops at the first event not yet published (the shared loop bounds a batch only by the
+     * ring's cursor, which counts sequences claimed and not yet published); that one is touched
+     * when its turn comes. The check is here, not once a batch in the loop, so that a shard too
+     * small to touch ({@link #TOUCH_FROM_CAMPAIGNS}) pays nothing for it.
      */
     private void touchAhead(final long sequence)
     {
@@ -116,7 +118,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         }
         final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
         long read = 0;
-        for (long s = sequence; s <= last; s++)
+        long s = sequence;
+        for (; s <= last && ring.isAvailable(s); s++)
         {
             final PacerEvent event = ring.get(s);
             final EventType type = event.type;
@@ -130,7 +133,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
             }
         }
         touched += read;
-        touchedThrough = last;
+        touchedThrough = s - 1;
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */

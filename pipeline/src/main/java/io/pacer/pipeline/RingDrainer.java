@@ -136,10 +136,9 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             final long now = System.nanoTime();
             final long cursor = ring.getCursor();
             final boolean backlog = cursor - sequence >= backlogEvents;
-            final long published = lastPublished(sequence, cursor);
             for (final PacingHandler shard : shards)
             {
-                shard.beginBatch(now, backlog, published);
+                shard.beginBatch(now, backlog, cursor);
             }
         }
         batchSize++;
@@ -173,21 +172,6 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             exceptions.handleEventException(ex, sequence, event);
         }
         return true;
-    }
-
-    /**
-     * The last of the events from {@code first} (published: it is being handled) that are all
-     * published: what this poll's batch holds. The cursor counts sequences claimed and perhaps not
-     * yet published by another thread.
-     */
-    private long lastPublished(final long first, final long cursor)
-    {
-        long last = first;
-        while (last < cursor && ring.isAvailable(last + 1))
-        {
-            last++;
-        }
-        return last;
     }
 
     /** On the loop: drains no more (the pipeline has closed; the journal is closing). */
