@@ -115,7 +115,8 @@ class ReservationBookTest
                 {
                     final Map.Entry<Key, Open> oldest = expected.entrySet().iterator().next();
                     assertThat(new Key(r.requestId(), r.campaignId())).isEqualTo(oldest.getKey());
-                    assertThat(r.deadlineMillis()).isEqualTo(oldest.getValue().deadlineMillis()).isLessThanOrEqualTo(now);
+                    assertThat(r.deadlineMillis()).isEqualTo(oldest.getValue().deadlineMillis())
+                        .isLessThanOrEqualTo(now);
                     expected.remove(oldest.getKey());
                     book.recycle(r);
                 }
