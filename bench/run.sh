@@ -163,7 +163,8 @@ if wants replay; then
   KEEP_JOURNAL=1 stop_server
   du -sh "$keep" | cut -f1 > "$out/replay-size.txt"
   start=$(date +%s%N)
-  java $OPENS -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
+  # on the throughput collector, as bin/pacer runs a replay
+  java $OPENS -XX:+UseParallelGC -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
   java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \

@@ -105,6 +105,26 @@ class ServeLauncherIT
         assertThat(output).contains("io.pacer.server.PacerCli source: shared objects file");
     }
 
+    /** A replay is a batch job: the throughput collector, unless JAVA_OPTS names one; the server keeps the JVM's choice. */
+    @Test
+    void shouldReplayOnTheThroughputCollectorUnlessJavaOptsNamesOne() throws Exception
+    {
+        assertThat(collectorLog(null, "replay", "--help")).contains("Using Parallel");
+        assertThat(collectorLog("-XX:+UseSerialGC", "replay", "--help")).contains("Using Serial");
+        assertThat(collectorLog(null, "serve", "--help")).contains("Using ").doesNotContain("Using Parallel");
+    }
+
+    private static String collectorLog(final String javaOpts, final String... args) throws Exception
+    {
+        final ProcessBuilder builder = launcher(args).redirectErrorStream(true);
+        builder.environment().put("JAVA_OPTS", (javaOpts == null ? "" : javaOpts + " ") + "-Xlog:gc:stdout");
+        final Process process = builder.start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
+    }
+
     @Test
     void shouldExitTwoOnBadUsageAndZeroOnHelp() throws Exception
     {
