@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -176,6 +177,61 @@ class PacerPipelineTest
         }
         assertThat(responder.awaitAnswers(200)).hasSize(200);
         assertThat(responder.flushes()).isBetween(1, 200);
+    }
+
+    /**
+     * A shard of more campaigns than {@link PacingHandler#TOUCH_FROM_CAMPAIGNS}: the handler reads
+     * each batch's campaigns ahead of deciding, and every bid is still decided by its own
+     * campaign's budget, in ring order.
+     */
+    @Test
+    void shouldDecideEachBidByItsOwnCampaignsBudgetInAShardLargeEnoughToTouchAhead() throws Exception
+    {
+        start(1);
+        final int campaigns = PacingHandler.TOUCH_FROM_CAMPAIGNS + 1_000;
+        final long budgetMicros = 2;
+        final List<CampaignDefinition> definitions = new ArrayList<>();
+        for (long id = 0; id < campaigns; id++)
+        {
+            definitions.add(campaign(id, budgetMicros));
+        }
+        pipeline.submit(AdminCommand.updateAll(definitions, 1)).get(60, TimeUnit.SECONDS);
+
+        final SplittableRandom random = new SplittableRandom(11);
+        final long[] committedNanos = new long[campaigns];
+        final List<String> expected = new ArrayList<>();
+        final CollectingResponder responder = new CollectingResponder();
+        final int bids = 20_000;
+        for (int i = 0; i < bids; i++)
+        {
+            // half the bids on a hundred campaigns, so that budgets run out; some on unknown ids
+            final long campaignId = random.nextBoolean() ? random.nextLong(100) : random.nextLong(campaigns + 100);
+            final long bidCpmMicros = 1 + random.nextLong(1_500);
+            final String reason;
+            if (campaignId >= campaigns)
+            {
+                reason = "UNKNOWN_CAMPAIGN";
+            }
+            else if (committedNanos[(int)campaignId] + bidCpmMicros > budgetMicros * 1_000)
+            {
+                reason = "BUDGET_EXHAUSTED";
+            }
+            else
+            {
+                committedNanos[(int)campaignId] += bidCpmMicros; // a CPM in micros is an impression's cost in nanos
+                reason = "NONE";
+            }
+            expected.add(i + ":" + reason);
+            while (!pipeline.tryPublishBid(i, campaignId, bidCpmMicros, responder))
+            {
+                pipeline.wake();
+                Thread.onSpinWait();
+            }
+            pipeline.wake();
+        }
+        assertThat(responder.awaitAnswers(bids)).containsExactlyElementsOf(expected);
+        assertThat(expected).anyMatch(a -> a.endsWith(":NONE")).anyMatch(a -> a.endsWith(":BUDGET_EXHAUSTED"))
+            .anyMatch(a -> a.endsWith(":UNKNOWN_CAMPAIGN"));
     }
 
     @Test
