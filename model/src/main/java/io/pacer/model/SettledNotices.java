@@ -30,7 +30,7 @@ import java.io.IOException;
  * old index.
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
- * notices already held move over two at a time with each notice settled after, oldest first,
+ * notices already held move over sixteen at a time with every eight settled after, oldest first,
  * while lookups consult both (a stop-the-world rehash of a few million notices took seconds on a
  * shared 2-core host, and every answer waited for it). Nothing is removed from the old index: an
  * entry there whose notice has moved over or expired is recognised by its sequence and skipped.
@@ -64,6 +64,8 @@ public final class SettledNotices
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
+    /** While growing, this many notices move over with every half as many settled. */
+    private static final int MIGRATE_BATCH = 16;
 
     private final @DurationMillis long windowMillis;
     /** The ring: notice {@code slot}'s request id at {@code 2 * slot}, its campaign id next to it (one cache line). */
@@ -103,6 +105,10 @@ public final class SettledNotices
      * have remembered).
      */
     private long changes;
+
+    /** What {@link #touchHomes} read: written, never read; the store keeps the reads from being optimised away. */
+    @SuppressWarnings("UnusedVariable")
+    private int touched;
 
     private long[] markMillis;
     private long[] markFirst;
@@ -211,9 +217,9 @@ public final class SettledNotices
             markTail++;
         }
         tail++;
-        if (oldIndex != null)
+        if (oldIndex != null && (tail & (MIGRATE_BATCH / 2 - 1)) == 0)
         {
-            migrate(2);
+            migrate(MIGRATE_BATCH);
         }
     }
 
@@ -505,6 +511,10 @@ public final class SettledNotices
         final int newIndexMask = 2 * mask + 1;
         for (int i = 0; i < count && migrated < oldEnd; i++)
         {
+            if ((i & (MIGRATE_BATCH - 1)) == 0)
+            {
+                touchHomes(newIndexMask);
+            }
             final int oldSlot = (int)(migrated & oldMask);
             final long requestId = get(oldKeys, 2 * oldSlot);
             final long campaignId = get(oldKeys, 2 * oldSlot + 1);
@@ -526,6 +536,23 @@ public final class SettledNotices
         {
             dropOld();
         }
+    }
+
+    /**
+     * Reads the new index's home positions of the next {@link #MIGRATE_BATCH} notices to move: each
+     * is a cache miss of its own, and read together, before any is written, they overlap instead of
+     * each move waiting on its own (the ring is read in order, from cache).
+     */
+    private void touchHomes(final int newIndexMask)
+    {
+        final long end = Math.min(oldEnd, migrated + MIGRATE_BATCH);
+        int read = 0;
+        for (long sequence = migrated; sequence < end; sequence++)
+        {
+            final int oldSlot = (int)(sequence & oldMask);
+            read += get(index, (int)hash(get(oldKeys, 2 * oldSlot), get(oldKeys, 2 * oldSlot + 1)) & newIndexMask);
+        }
+        touched += read;
     }
 
     private void dropOld()
