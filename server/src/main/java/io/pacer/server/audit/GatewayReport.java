@@ -27,11 +27,24 @@ final class GatewayReport
     }
 
     private final Map<String, Sender> senders = new TreeMap<>();
+    /**
+     * The last record's sender: records come in runs from one gateway, and the reader hands over one
+     * name object per gateway, which {@code equals} matches by identity first; the map, ordered by
+     * name for the report, compares strings.
+     */
+    private String lastName;
+    private Sender lastSender;
 
     /** Counts a bid, win or loss record. */
     void count(final JournalRecord record)
     {
-        final Sender sender = senders.computeIfAbsent(record.gatewayName(), name -> new Sender());
+        final String name = record.gatewayName();
+        if (!name.equals(lastName))
+        {
+            lastSender = senders.computeIfAbsent(name, any -> new Sender());
+            lastName = name;
+        }
+        final Sender sender = lastSender;
         if (record.type() == EventType.BID_REQUEST)
         {
             sender.bidRequests++;
