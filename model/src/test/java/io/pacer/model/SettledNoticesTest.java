@@ -119,10 +119,14 @@ class SettledNoticesTest
         {
             notices.settle(i, 7, i % 2 == 0, 1_000);
         }
-        notices.settle(5_000, 7, false, 1_050);
-        // the doubling has moved only a few notices over; the rest of the first 1024 now expire
+        for (long i = 5_000; i < 5_008; i++)
+        {
+            notices.settle(i, 7, false, 1_050);
+        }
+        // the doubling has moved sixteen notices over (with the eighth settled after it); they and
+        // the rest of the first 1024 now expire, from the new index and the old one
         notices.expire(1_100);
-        assertThat(notices.size()).isEqualTo(1);
+        assertThat(notices.size()).isEqualTo(8);
         for (long i = 0; i < 1024; i++)
         {
             assertThat(notices.outcome(i, 7)).isEqualTo(SettledNotices.NONE);
@@ -133,8 +137,11 @@ class SettledNoticesTest
         assertThat(notices.outcome(3, 7)).isEqualTo(SettledNotices.WON);
         assertThat(notices.outcome(4, 7)).isEqualTo(SettledNotices.WON);
         assertThat(notices.outcome(5, 7)).isEqualTo(SettledNotices.NONE);
-        assertThat(notices.outcome(5_000, 7)).isEqualTo(SettledNotices.LOST);
-        assertThat(notices.size()).isEqualTo(3);
+        for (long i = 5_000; i < 5_008; i++)
+        {
+            assertThat(notices.outcome(i, 7)).isEqualTo(SettledNotices.LOST);
+        }
+        assertThat(notices.size()).isEqualTo(10);
         notices.expire(1_200);
         assertThat(notices.size()).isZero();
         assertThat(notices.outcome(3, 7)).isEqualTo(SettledNotices.NONE);

@@ -31,6 +31,9 @@ class ServeLauncherIT
         final ProcessBuilder builder = new ProcessBuilder(command).directory(REPO.toFile());
         builder.environment().put("PACER_NO_BUILD", "1");
         builder.environment().remove("PACER_HOME");
+        // the host's own JVM options must not choose a collector for these tests
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        builder.environment().remove("JDK_JAVA_OPTIONS");
         return builder;
     }
 
@@ -111,6 +114,7 @@ class ServeLauncherIT
     {
         assertThat(collectorLog(null, "replay", "--help")).contains("Using Parallel");
         assertThat(collectorLog("-XX:+UseSerialGC", "replay", "--help")).contains("Using Serial");
+        assertThat(collectorLog("-XX:+UseNUMA -XX:ParallelGCThreads=1", "replay", "--help")).contains("Using Parallel");
         assertThat(collectorLog(null, "serve", "--help")).contains("Using ").doesNotContain("Using Parallel");
     }
 
