@@ -28,7 +28,9 @@ log() { echo "[bench $(date -u +%H:%M:%S)] $*" >&2; }
 ./mvnw -q -B -DskipTests package
 JAR=server/target/pacer.jar
 BENCH=bench/target/benchmarks.jar
-OPENS="--add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
+# shellcheck source=bin/jvm-options
+. bin/jvm-options
+OPENS="$pacer_opens"
 
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -163,8 +165,8 @@ if wants replay; then
   KEEP_JOURNAL=1 stop_server
   du -sh "$keep" | cut -f1 > "$out/replay-size.txt"
   start=$(date +%s%N)
-  # on the throughput collector, as bin/pacer runs a replay
-  java $OPENS -XX:+UseParallelGC -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
+  # on the collector bin/pacer runs a replay with
+  java $OPENS $(pacer_collector replay) -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
   java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \

@@ -106,7 +106,9 @@ public final class SettledNotices
      */
     private long changes;
 
-    /** What {@link #touchHomes} read: written, never read; the store keeps the reads from being optimised away. */
+    /** The hashes of the block of notices {@link #migrate} is moving. */
+    private final long[] blockHashes = new long[MIGRATE_BATCH];
+    /** What {@link #migrate} read ahead: written, never read; the store keeps the reads from being optimised away. */
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
@@ -502,35 +504,31 @@ public final class SettledNotices
     }
 
     /**
-     * Moves up to {@code count} of the oldest notices not yet moved into the doubled structures: each
-     * is read from the old ring in order, with its outcome, and put in the first empty position of
-     * the new index (it cannot be there already); the old index is not touched.
+     * Moves up to {@code count} of the oldest notices not yet moved into the doubled structures, in
+     * blocks of {@link #MIGRATE_BATCH}: each is read from the old ring in order, with its outcome,
+     * and put in the first empty position of the new index (it cannot be there already); the old
+     * index is not touched. A block's home positions are read first, all of them: each is a cache
+     * miss of its own, and read together, before any is written, they overlap instead of each move
+     * waiting on its own.
      */
     private void migrate(final int count)
     {
         final int newIndexMask = 2 * mask + 1;
-        for (int i = 0; i < count && migrated < oldEnd; i++)
+        for (long left = Math.min(count, oldEnd - migrated); left > 0; left -= MIGRATE_BATCH)
         {
-            if ((i & (MIGRATE_BATCH - 1)) == 0)
+            final int block = (int)Math.min(MIGRATE_BATCH, left);
+            int read = 0;
+            for (int i = 0; i < block; i++)
             {
-                touchHomes(newIndexMask);
+                final int oldSlot = (int)((migrated + i) & oldMask);
+                blockHashes[i] = hash(get(oldKeys, 2 * oldSlot), get(oldKeys, 2 * oldSlot + 1));
+                read += get(index, (int)blockHashes[i] & newIndexMask);
             }
-            final int oldSlot = (int)(migrated & oldMask);
-            final long requestId = get(oldKeys, 2 * oldSlot);
-            final long campaignId = get(oldKeys, 2 * oldSlot + 1);
-            final long hash = hash(requestId, campaignId);
-            final int slot = (int)(migrated & mask);
-            set(keys, 2 * slot, requestId);
-            set(keys, 2 * slot + 1, campaignId);
-            setBit(won, slot, isSet(oldWon, oldSlot));
-            int at = (int)hash & newIndexMask;
-            while (get(index, at) != 0)
+            touched += read;
+            for (int i = 0; i < block; i++)
             {
-                at = (at + 1) & newIndexMask;
+                moveOldest(blockHashes[i], newIndexMask);
             }
-            set(index, at, slot | tag(hash));
-            changes++;
-            migrated++;
         }
         if (migrated >= oldEnd)
         {
@@ -538,21 +536,22 @@ public final class SettledNotices
         }
     }
 
-    /**
-     * Reads the new index's home positions of the next {@link #MIGRATE_BATCH} notices to move: each
-     * is a cache miss of its own, and read together, before any is written, they overlap instead of
-     * each move waiting on its own (the ring is read in order, from cache).
-     */
-    private void touchHomes(final int newIndexMask)
+    /** Moves the oldest notice not yet moved, whose key hashes to {@code hash}, into the new structures. */
+    private void moveOldest(final long hash, final int newIndexMask)
     {
-        final long end = Math.min(oldEnd, migrated + MIGRATE_BATCH);
-        int read = 0;
-        for (long sequence = migrated; sequence < end; sequence++)
+        final int oldSlot = (int)(migrated & oldMask);
+        final int slot = (int)(migrated & mask);
+        set(keys, 2 * slot, get(oldKeys, 2 * oldSlot));
+        set(keys, 2 * slot + 1, get(oldKeys, 2 * oldSlot + 1));
+        setBit(won, slot, isSet(oldWon, oldSlot));
+        int at = (int)hash & newIndexMask;
+        while (get(index, at) != 0)
         {
-            final int oldSlot = (int)(sequence & oldMask);
-            read += get(index, (int)hash(get(oldKeys, 2 * oldSlot), get(oldKeys, 2 * oldSlot + 1)) & newIndexMask);
+            at = (at + 1) & newIndexMask;
         }
-        touched += read;
+        set(index, at, slot | tag(hash));
+        changes++;
+        migrated++;
     }
 
     private void dropOld()
