@@ -21,14 +21,15 @@ import java.util.concurrent.TimeUnit;
  * with no JVM start and no report: the time from the first record read to the last applied. Give
  * the journal with {@code -p journal=DIR} (record one with a load run against a server whose
  * {@code pacer.journal.dir} is DIR). What {@code pacer replay} adds to this is the JVM's start,
- * the compilation of the code while it runs, and the audit report.
+ * the compilation of the code while it runs, and the audit report. The fork runs on the
+ * throughput collector, as {@code bin/pacer replay} does.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx4g", "-XX:+UseParallelGC"})
 public class ReplayBenchmark
 {
     @Param({""})
