@@ -145,17 +145,19 @@ public final class AuditReport implements JournalReplay.Observer
         text.append(String.format(Locale.ROOT, "notices     resent and booked once: duplicates %,d, wins after a loss %,d%n%n",
             notices(replay, ShardCounters::duplicateNotices), notices(replay, ShardCounters::conflictingNotices)));
         senders.text(text);
-        text.append("campaign  budget        spent         late wins  bids       wins       peak spent+reserved  no-bids by reason\n");
+        final TextTable campaigns = new TextTable(
+            "campaign", "budget", "spent", "late wins", "bids", "wins", "peak spent+reserved", "no-bids by reason");
         inIdOrder().forEach((id, a) ->
         {
             final CampaignBook book = replay.campaign(id);
             final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
-            text.append(String.format(Locale.ROOT, "%-9s %-13s %-13s %-10s %-10d %-10d %-20s %s%n", Long.toUnsignedString(id),
+            campaigns.row(Long.toUnsignedString(id),
                 book == null ? "unknown" : units(budgetNanos), book == null ? "-" : units(book.spentNanos()),
                 book == null ? "-" : Long.toString(book.snapshot(Long.MIN_VALUE).lateWins()), a.bids, a.wins,
                 budgetNanos == 0 ? "-" : String.format(Locale.ROOT, "%.2f%% of budget", 100.0 * a.peakCommittedNanos / budgetNanos),
-                noBids(a)));
+                noBids(a));
         });
+        campaigns.appendTo(text);
         return text.toString();
     }
 

@@ -63,9 +63,10 @@ final class GatewayReport
 
     void text(final StringBuilder text)
     {
-        text.append("gateway              bid requests  bids         wins         losses       notified spend\n");
-        senders.forEach((name, g) -> text.append(String.format(Locale.ROOT, "%-20s %-13d %-12d %-12d %-12d %.6f%n",
-            name.isEmpty() ? "(anonymous)" : name, g.bidRequests, g.bids, g.wins, g.losses, g.notifiedNanos / 1e9)));
+        final TextTable gateways = new TextTable("gateway", "bid requests", "bids", "wins", "losses", "notified spend");
+        senders.forEach((name, g) -> gateways.row(name.isEmpty() ? "(anonymous)" : name, g.bidRequests, g.bids, g.wins,
+            g.losses, String.format(Locale.ROOT, "%.6f", g.notifiedNanos / 1e9)));
+        gateways.appendTo(text);
         text.append(System.lineSeparator());
     }
 

@@ -223,25 +223,25 @@ public final class WhatIf implements JournalReplay.Observer
         text.append(String.format(Locale.ROOT, "notices   %,d dropped (their request was not bid on in the what-if run)%n", droppedNotices));
         text.append(String.format(Locale.ROOT, "unknown   %,d new BIDs have no recorded outcome; had they all won, up to %s more spend%n%n",
             noBidToBid, Amounts.decimal(noBidToBidCostNanos)));
-        text.append(String.format(Locale.ROOT, "%-9s %-6s %-15s %-9s %-15s %-9s %-9s %-9s%n", "campaign", "run", "delivered",
-            "of budget", "overspend", "slot RMSE", "bids", "no-bids"));
+        final TextTable campaigns = new TextTable("campaign", "run", "delivered", "of budget", "overspend", "slot RMSE", "bids",
+            "no-bids");
         for (final Map.Entry<Long, Campaign> e : reported())
         {
             final Campaign c = e.getValue();
-            row(text, Long.toUnsignedString(e.getKey()), "before", c.happened, c.recorded);
-            row(text, "", "after", c.whatIf, c.changed);
+            row(campaigns, Long.toUnsignedString(e.getKey()), "before", c.happened, c.recorded);
+            row(campaigns, "", "after", c.whatIf, c.changed);
         }
+        campaigns.appendTo(text);
         text.append(String.format(Locale.ROOT, "%nslot RMSE: the root mean square of each %s slot's spend less the flight's even share"
             + " of the budget per slot, as a share of that; over the slots the journal covers%n", Duration.ofMillis(slotMillis)));
         return text.toString();
     }
 
-    private void row(final StringBuilder text, final String id, final String run, final Outcome o, final CampaignDefinition d)
+    private void row(final TextTable campaigns, final String id, final String run, final Outcome o, final CampaignDefinition d)
     {
         final long budgetNanos = Money.microsToNanos(d.budgetMicros());
-        text.append(String.format(Locale.ROOT, "%-9s %-6s %-15s %-9s %-15s %-9s %-9d %-9d%n", id, run, Amounts.decimal(o.spentNanos),
-            String.format(Locale.ROOT, "%.1f%%", 100.0 * o.spentNanos / budgetNanos),
-            Amounts.decimal(Math.max(0, o.spentNanos - budgetNanos)), percent(rmse(o, d)), o.bids, o.noBids));
+        campaigns.row(id, run, Amounts.decimal(o.spentNanos), String.format(Locale.ROOT, "%.1f%%", 100.0 * o.spentNanos / budgetNanos),
+            Amounts.decimal(Math.max(0, o.spentNanos - budgetNanos)), percent(rmse(o, d)), o.bids, o.noBids);
     }
 
     public String json()

@@ -1,0 +1,44 @@
+package io.pacer.server.audit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TextTableTest
+{
+    private static final String NL = System.lineSeparator();
+
+    @Test
+    void shouldWidenEachColumnToItsWidestCellSoThatALargeBudgetKeepsItsNeighboursInLine()
+    {
+        final StringBuilder text = new StringBuilder("before" + NL);
+        new TextTable("campaign", "budget", "spent")
+            .row(1, "1000000000.000000", "1.085320")
+            .row(22, "5.000000", "0.000001")
+            .appendTo(text);
+
+        assertThat(text.toString()).isEqualTo("before" + NL
+            + "campaign  budget             spent" + NL
+            + "1         1000000000.000000  1.085320" + NL
+            + "22        5.000000           0.000001" + NL);
+    }
+
+    @Test
+    void shouldEndNoLineInSpacesWhenTheLastCellIsShortOrEmpty()
+    {
+        final StringBuilder text = new StringBuilder();
+        new TextTable("campaign", "run", "no-bids by reason").row("", "after", "").appendTo(text);
+
+        assertThat(text.toString()).isEqualTo("campaign  run    no-bids by reason" + NL + "          after" + NL);
+    }
+
+    @Test
+    void shouldRefuseARowWithMoreOrFewerCellsThanTheHeader()
+    {
+        final TextTable table = new TextTable("gateway", "bids");
+
+        assertThatThrownBy(() -> table.row("g1")).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("a row of 1 cells in a table of 2 columns");
+    }
+}
