@@ -22,7 +22,10 @@ import java.util.concurrent.TimeUnit;
  * the journal with {@code -p journal=DIR} (record one with a load run against a server whose
  * {@code pacer.journal.dir} is DIR). What {@code pacer replay} adds to this is the JVM's start,
  * the compilation of the code while it runs, and the audit report. The fork runs on the
- * throughput collector, as {@code bin/pacer replay} does.
+ * throughput collector, as {@code bin/pacer replay} does; a collector named in
+ * {@code JAVA_TOOL_OPTIONS} or {@code -jvmArgs} as well stops the fork from starting (two
+ * collectors), and {@code -jvmArgsAppend} on the command line replaces these options (give the
+ * module opening again).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

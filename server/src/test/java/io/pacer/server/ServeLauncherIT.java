@@ -115,6 +115,8 @@ class ServeLauncherIT
         assertThat(collectorLog(null, "replay", "--help")).contains("Using Parallel");
         assertThat(collectorLog("-XX:+UseSerialGC", "replay", "--help")).contains("Using Serial");
         assertThat(collectorLog("-XX:+UseNUMA -XX:ParallelGCThreads=1", "replay", "--help")).contains("Using Parallel");
+        // a flag of the throughput collector's own, not a collector
+        assertThat(collectorLog("-XX:+UseMaximumCompactionOnSystemGC", "replay", "--help")).contains("Using Parallel");
         assertThat(collectorLog(null, "serve", "--help")).contains("Using ").doesNotContain("Using Parallel");
     }
 

@@ -34,6 +34,15 @@ class TextTableTest
     }
 
     @Test
+    void shouldPrintTheHeaderAloneWhenThereAreNoRows()
+    {
+        final StringBuilder text = new StringBuilder();
+        new TextTable("gateway", "bid requests", "bids").appendTo(text);
+
+        assertThat(text.toString()).isEqualTo("gateway  bid requests  bids" + NL);
+    }
+
+    @Test
     void shouldRefuseARowWithMoreOrFewerCellsThanTheHeader()
     {
         final TextTable table = new TextTable("gateway", "bids");
