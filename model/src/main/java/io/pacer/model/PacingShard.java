@@ -182,6 +182,16 @@ public final class PacingShard
         }
     }
 
+    /**
+     * A capacity hint for a bulk load: this shard is about to hold at least {@code campaigns}
+     * campaigns, so its table makes room for them at once instead of growing step by step. Changes
+     * no decision and no output (the table's capacity is never observable).
+     */
+    public void expectCampaigns(final int campaigns)
+    {
+        this.campaigns.ensureCapacity(campaigns);
+    }
+
     /** Lets time pass: expires reservations whose deadline has come, and settled notices past the window. */
     public void tick(final @EpochMillis long eventMillis)
     {
@@ -312,6 +322,7 @@ public final class PacingShard
         nowMillis = Units.epochMillis(in.readLong());
         counters.read(in);
         final int n = in.readInt();
+        campaigns.ensureCapacity(n);
         for (int i = 0; i < n; i++)
         {
             final CampaignBook book = CampaignBook.read(in, policy, jsonDefinitions);

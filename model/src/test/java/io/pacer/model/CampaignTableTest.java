@@ -46,6 +46,48 @@ class CampaignTableTest
     }
 
     @Test
+    void shouldMakeRoomForABulkLoadInOneStepAndKeepItsBooksFindable()
+    {
+        table.add(book(7));
+        table.ensureCapacity(5_000);
+        final int capacity = table.capacity();
+        assertThat(capacity).isEqualTo(1 << 15); // 4 x 5,000 rounded up to a power of two
+        for (long id = 1; id <= 5_000; id++)
+        {
+            if (id != 7)
+            {
+                table.add(book(id));
+            }
+        }
+        assertThat(table.capacity()).as("no growth while the load fits").isEqualTo(capacity);
+        for (long id = 1; id <= 5_000; id++)
+        {
+            assertThat(table.get(id).id()).isEqualTo(id);
+        }
+        for (long id = 5_001; id <= capacity / 4; id++)
+        {
+            table.add(book(id));
+        }
+        assertThat(table.capacity()).as("a quarter full").isEqualTo(capacity);
+        table.add(book(capacity / 4 + 1));
+        assertThat(table.capacity()).as("past a quarter, it grows as before").isEqualTo(2 * capacity);
+    }
+
+    @Test
+    void shouldNeverShrinkForAHintBelowWhatItHolds()
+    {
+        for (long id = 1; id <= 1_000; id++)
+        {
+            table.add(book(id));
+        }
+        final int capacity = table.capacity();
+        table.ensureCapacity(10);
+        table.ensureCapacity(1_000);
+        assertThat(table.capacity()).isEqualTo(capacity);
+        assertThat(table.get(500).id()).isEqualTo(500);
+    }
+
+    @Test
     void shouldFindBooksWhoseIdsAllProbeFromTheSameSlot()
     {
         // fifteen ids that all start at slot 0 of the first 64 slots (a sixteenth would grow the table)

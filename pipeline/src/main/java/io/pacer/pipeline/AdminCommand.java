@@ -23,6 +23,7 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     private final long campaignId;
     private final boolean allCampaigns;
     private final List<CampaignDefinition> definitions;
+    private final int loadRemaining;
     private final Page page;
     private final List<CampaignSnapshot>[] perShard;
 
@@ -35,11 +36,19 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
         final EventType type, final CampaignDefinition definition, final long campaignId, final boolean allCampaigns,
         final List<CampaignDefinition> definitions, final Page page, final int shards)
     {
+        this(type, definition, campaignId, allCampaigns, definitions, definitions == null ? 0 : definitions.size(), page, shards);
+    }
+
+    private AdminCommand(
+        final EventType type, final CampaignDefinition definition, final long campaignId, final boolean allCampaigns,
+        final List<CampaignDefinition> definitions, final int loadRemaining, final Page page, final int shards)
+    {
         this.type = type;
         this.definition = definition;
         this.campaignId = campaignId;
         this.allCampaigns = allCampaigns;
         this.definitions = definitions;
+        this.loadRemaining = loadRemaining;
         this.page = page;
         @SuppressWarnings("unchecked")
         final List<CampaignSnapshot>[] slots = new List[shards];
@@ -85,6 +94,27 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     public static AdminCommand updateAll(final List<CampaignDefinition> definitions, final int shards)
     {
         return new AdminCommand(EventType.CAMPAIGN_BATCH, null, 0, false, List.copyOf(definitions), null, shards);
+    }
+
+    /**
+     * {@link #updateAll(List, int)} for one batch of a larger load (a campaigns file's change, sent
+     * in batches): {@code loadRemaining} is how many definitions this batch and the ones after it
+     * hold, so that each shard can make room for its share at the first batch (a capacity hint only).
+     */
+    public static AdminCommand updateAll(final List<CampaignDefinition> definitions, final int loadRemaining, final int shards)
+    {
+        if (loadRemaining < definitions.size())
+        {
+            throw new IllegalArgumentException("a load of " + loadRemaining + " definitions cannot hold a batch of " +
+                definitions.size());
+        }
+        return new AdminCommand(EventType.CAMPAIGN_BATCH, null, 0, false, List.copyOf(definitions), loadRemaining, null, shards);
+    }
+
+    /** The definitions in a {@link EventType#CAMPAIGN_BATCH} and in the batches of the same load after it. */
+    int loadRemaining()
+    {
+        return loadRemaining;
     }
 
     /** The definitions of a {@link EventType#CAMPAIGN_BATCH}, else null. */

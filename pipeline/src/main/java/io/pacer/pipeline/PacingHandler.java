@@ -224,6 +224,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     private void applyBatch(final PacerEvent event)
     {
         final List<CampaignDefinition> definitions = event.command.definitions();
+        // a load's share for each shard, as routing spreads ids: a hint only, so an uneven share just grows the table
+        shard.expectCampaigns(event.command.loadRemaining() / router.shards());
         for (int i = 0, size = definitions.size(); i < size; i++)
         {
             final CampaignDefinition definition = definitions.get(i);

@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PacerPipelineTest
 {
@@ -177,6 +178,44 @@ class PacerPipelineTest
         }
         assertThat(responder.awaitAnswers(200)).hasSize(200);
         assertThat(responder.flushes()).isBetween(1, 200);
+    }
+
+    /**
+     * A load sent in batches, each saying how many definitions are left in the load (as the
+     * campaigns-file watcher sends a change): the first batch makes room for every shard's share,
+     * and every campaign is there afterwards with its own definition.
+     */
+    @Test
+    void shouldApplyALoadSentInBatchesThatCarryTheLoadsSize() throws Exception
+    {
+        start(2);
+        final int campaigns = 25_000;
+        final List<CampaignDefinition> definitions = new ArrayList<>();
+        for (long id = 1; id <= campaigns; id++)
+        {
+            definitions.add(campaign(id, id));
+        }
+        for (int from = 0; from < campaigns; from += 10_000)
+        {
+            final List<CampaignDefinition> batch = definitions.subList(from, Math.min(campaigns, from + 10_000));
+            pipeline.submit(AdminCommand.updateAll(batch, campaigns - from, 2)).get(60, TimeUnit.SECONDS);
+        }
+
+        final List<CampaignSnapshot> states = pipeline.submit(AdminCommand.queryAll(2)).get(60, TimeUnit.SECONDS);
+        assertThat(states).hasSize(campaigns);
+        for (final CampaignSnapshot state : states)
+        {
+            assertThat(state.definition().budgetMicros()).isEqualTo(state.definition().id());
+        }
+    }
+
+    @Test
+    void shouldRefuseABatchLargerThanTheLoadItIsSaidToBePartOf()
+    {
+        final List<CampaignDefinition> batch = List.of(campaign(1, 1), campaign(2, 1));
+
+        assertThatThrownBy(() -> AdminCommand.updateAll(batch, 1, 1)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("a load of 1 definitions cannot hold a batch of 2");
     }
 
     /**

@@ -421,7 +421,7 @@ public final class CampaignsFileWatcher implements AutoCloseable
             for (int from = 0; from < changes.size(); from += BATCH)
             {
                 final List<CampaignDefinition> batch = changes.subList(from, Math.min(changes.size(), from + BATCH));
-                pending.add(pipeline.submit(AdminCommand.updateAll(batch, pipeline.shardCount())));
+                pending.add(pipeline.submit(AdminCommand.updateAll(batch, changes.size() - from, pipeline.shardCount())));
             }
             written = writeAppliedCopy(content);
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).orTimeout(30, TimeUnit.SECONDS).join();
