@@ -173,12 +173,25 @@ public final class PacerState
             pending.lastPart = seq;
             return;
         }
+        expectCampaigns((pending == null ? 0 : pending.definitions.size()) + part.size());
         if (pending != null)
         {
             partialBatches.remove(origin);
             applyAll(pending.definitions, nowMillis);
         }
         applyAll(part, nowMillis);
+    }
+
+    /**
+     * A capacity hint before a batch of {@code definitions} is applied: each shard makes room for
+     * its share at once instead of growing its table step by step ({@link PacingShard#expectCampaigns}).
+     */
+    private void expectCampaigns(final int definitions)
+    {
+        for (int i = 0, size = shards.size(); i < size; i++)
+        {
+            shards.get(i).expectCampaigns(definitions / size);
+        }
     }
 
     /**
