@@ -400,6 +400,12 @@ public final class CampaignBook
         return spentNanos;
     }
 
+    /** Wins booked with no open reservation to match: it had expired, was settled by a loss, or was never made. */
+    public long lateWins()
+    {
+        return lateWins;
+    }
+
     public @CurrencyNanos long reservedNanos()
     {
         return reservedNanos;

@@ -11,6 +11,43 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CampaignDefinitionParserTest
 {
+    /**
+     * A single document (an admin PUT body, a journal's update record) is read from its tokens
+     * when it can be; whatever it holds, the answer is the tree path's: the same definition, or the
+     * same error. Also after it: a second value, or text that is not JSON.
+     */
+    @Test
+    void shouldGiveWhatTheTreeGivesForEveryDocument()
+    {
+        final List<String> documents = new java.util.ArrayList<>(CampaignStreamReaderTest.CAMPAIGNS);
+        documents.add(CampaignStreamReaderTest.CAMPAIGNS.get(0) + " {}");
+        documents.add(CampaignStreamReaderTest.CAMPAIGNS.get(0) + " x");
+        documents.add(" \n" + CampaignStreamReaderTest.CAMPAIGNS.get(1) + "\n ");
+        documents.add("");
+        for (final String document : documents)
+        {
+            Object expected;
+            try
+            {
+                expected = CampaignDefinitionParser.parse(CampaignDefinitionParser.readStrict(document), "");
+            }
+            catch (final InvalidDefinitionException ex)
+            {
+                expected = ex.getMessage();
+            }
+            Object actual;
+            try
+            {
+                actual = CampaignDefinitionParser.parseJson(document);
+            }
+            catch (final InvalidDefinitionException ex)
+            {
+                actual = ex.getMessage();
+            }
+            assertThat(actual).as(document).isEqualTo(expected);
+        }
+    }
+
     private static final String FULL = """
         {
           "id": 42,

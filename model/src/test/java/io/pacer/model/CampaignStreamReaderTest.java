@@ -14,7 +14,8 @@ class CampaignStreamReaderTest
 {
     private static final String FLIGHT = "\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2027-01-01T00:00:00Z\"";
 
-    private static final List<String> CAMPAIGNS = List.of(
+    /** Campaigns of every kind the readers meet, valid and not (the admin API and journal tests use them too). */
+    static final List<String> CAMPAIGNS = List.of(
         "{\"id\":1,\"budgetMicros\":10," + FLIGHT + "}",
         "{\"budgetMicros\":10,\"id\":2," + FLIGHT + ",\"pacing\":\"ASAP\",\"status\":\"PAUSED\",\"timeZone\":\"Asia/Kolkata\"}",
         "{\"id\":3,\"budgetMicros\":10,\"dailyBudgetMicros\":null,\"maxBidCpmMicros\":null,\"timeZone\":null,\"pacing\":null," +

@@ -3,6 +3,7 @@ package io.pacer.server.audit;
 import io.pacer.units.CurrencyNanos;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /** Money as the audit tools print it: exact decimals of the currency unit, never a float. */
 final class Amounts
@@ -15,5 +16,60 @@ final class Amounts
     static String decimal(final @CurrencyNanos long nanos)
     {
         return BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * {@code nanos} in currency units to six decimals, rounded half away from zero: 1085319787 nanos
+     * is "1.085320". The audit's table prints a million of these: no {@code Formatter}, which made
+     * its decimal symbols afresh for each.
+     */
+    static String micros(final @CurrencyNanos long nanos)
+    {
+        return fixed(rounded(nanos, 1_000), 6);
+    }
+
+    /** {@code part} as a percentage of {@code whole} (positive), to two decimals, rounded half away from zero: 1 of 3 is "33.33". */
+    static String percent(final long part, final long whole)
+    {
+        if (whole <= 0)
+        {
+            throw new IllegalArgumentException("a percentage of " + whole);
+        }
+        if (Math.abs(part) <= Long.MAX_VALUE / 10_000)
+        {
+            return fixed(rounded(part * 10_000, whole), 2);
+        }
+        return BigDecimal.valueOf(part).multiply(BigDecimal.valueOf(100))
+            .divide(BigDecimal.valueOf(whole), 2, RoundingMode.HALF_UP).toPlainString();
+    }
+
+    /** {@code numerator / denominator} (positive) rounded half away from zero. */
+    private static long rounded(final long numerator, final long denominator)
+    {
+        final long quotient = numerator / denominator;
+        final long remainder = Math.abs(numerator % denominator);
+        return remainder >= denominator - remainder ? quotient + Long.signum(numerator) : quotient;
+    }
+
+    /** {@code value / 10^decimals} written with exactly {@code decimals} decimals. */
+    private static String fixed(final long value, final int decimals)
+    {
+        long scale = 1;
+        for (int i = 0; i < decimals; i++)
+        {
+            scale *= 10;
+        }
+        final String fraction = Long.toString(Math.abs(value % scale));
+        final StringBuilder text = new StringBuilder(24);
+        if (value < 0)
+        {
+            text.append('-');
+        }
+        text.append(Math.abs(value / scale)).append('.');
+        for (int i = fraction.length(); i < decimals; i++)
+        {
+            text.append('0');
+        }
+        return text.append(fraction).toString();
     }
 }

@@ -18,8 +18,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Arrays;
 import java.util.function.ToLongFunction;
 
 /**
@@ -147,16 +146,17 @@ public final class AuditReport implements JournalReplay.Observer
         senders.text(text);
         final TextTable campaigns = new TextTable(
             "campaign", "budget", "spent", "late wins", "bids", "wins", "peak spent+reserved", "no-bids by reason");
-        inIdOrder().forEach((id, a) ->
+        for (final long id : idsInOrder())
         {
+            final Audit a = audits.get(id);
             final CampaignBook book = replay.campaign(id);
             final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
             campaigns.row(Long.toUnsignedString(id),
-                book == null ? "unknown" : units(budgetNanos), book == null ? "-" : units(book.spentNanos()),
-                book == null ? "-" : Long.toString(book.snapshot(Long.MIN_VALUE).lateWins()), a.bids, a.wins,
-                budgetNanos == 0 ? "-" : String.format(Locale.ROOT, "%.2f%% of budget", 100.0 * a.peakCommittedNanos / budgetNanos),
+                book == null ? "unknown" : Amounts.micros(budgetNanos), book == null ? "-" : Amounts.micros(book.spentNanos()),
+                book == null ? "-" : Long.toString(book.lateWins()), a.bids, a.wins,
+                budgetNanos == 0 ? "-" : Amounts.percent(a.peakCommittedNanos, budgetNanos) + "% of budget",
                 noBids(a));
-        });
+        }
         campaigns.appendTo(text);
         return text.toString();
     }
@@ -178,8 +178,9 @@ public final class AuditReport implements JournalReplay.Observer
         root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
         senders.json(root.putArray("gateways"));
         final ArrayNode campaigns = root.putArray("campaigns");
-        inIdOrder().forEach((id, a) ->
+        for (final long id : idsInOrder())
         {
+            final Audit a = audits.get(id);
             final CampaignBook book = replay.campaign(id);
             final ObjectNode c = campaigns.addObject();
             c.put("id", Long.toUnsignedString(id));
@@ -189,7 +190,7 @@ public final class AuditReport implements JournalReplay.Observer
                 c.put("budgetMicros", book.definition().budgetMicros());
                 c.put("spentNanos", book.spentNanos());
                 c.put("reservedNanos", book.reservedNanos());
-                c.put("lateWins", book.snapshot(Long.MIN_VALUE).lateWins());
+                c.put("lateWins", book.lateWins());
                 c.put("peakCommittedNanos", a.peakCommittedNanos);
             }
             c.put("bids", a.bids);
@@ -202,16 +203,30 @@ public final class AuditReport implements JournalReplay.Observer
                     reasons.put(Reason.get((short)r).name(), a.noBids[r]);
                 }
             }
-        });
+        }
         return root.toString();
     }
 
-    /** The audits by unsigned campaign id (the map is kept unordered while replaying: it is looked up per record). */
-    private Map<Long, Audit> inIdOrder()
+    /**
+     * The audited campaign ids in unsigned order (the map is kept unordered while replaying: it is
+     * looked up per record). Sorted as primitives: a million boxed into a {@code TreeMap} took a
+     * second and more.
+     */
+    private long[] idsInOrder()
     {
-        final Map<Long, Audit> sorted = new TreeMap<>(Long::compareUnsigned);
-        sorted.putAll(audits);
-        return sorted;
+        final long[] ids = new long[audits.size()];
+        int n = 0;
+        for (final Long2ObjectHashMap<Audit>.KeyIterator keys = audits.keySet().iterator(); keys.hasNext(); )
+        {
+            // flipping the sign bit turns unsigned order into signed order, and back
+            ids[n++] = keys.nextLong() ^ Long.MIN_VALUE;
+        }
+        Arrays.sort(ids);
+        for (int i = 0; i < ids.length; i++)
+        {
+            ids[i] ^= Long.MIN_VALUE;
+        }
+        return ids;
     }
 
     private static long notices(final JournalReplay replay, final ToLongFunction<ShardCounters> count)
@@ -232,8 +247,4 @@ public final class AuditReport implements JournalReplay.Observer
         return s.length() == 0 ? "-" : s.toString().trim();
     }
 
-    private static String units(final long nanos)
-    {
-        return String.format(Locale.ROOT, "%.6f", nanos / 1e9);
-    }
 }

@@ -1,0 +1,48 @@
+package io.pacer.server.audit;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AmountsTest
+{
+    @Test
+    void shouldPrintNanosAsUnitsToSixDecimalsRoundedHalfAwayFromZero()
+    {
+        assertThat(Amounts.micros(1_085_319_787)).isEqualTo("1.085320");
+        assertThat(Amounts.micros(1_000_000_000_000_000_000L)).isEqualTo("1000000000.000000");
+        assertThat(Amounts.micros(0)).isEqualTo("0.000000");
+        assertThat(Amounts.micros(499)).isEqualTo("0.000000");
+        assertThat(Amounts.micros(500)).isEqualTo("0.000001");
+        assertThat(Amounts.micros(-1_500)).isEqualTo("-0.000002");
+        assertThat(Amounts.micros(Long.MAX_VALUE)).isEqualTo("9223372036.854776");
+    }
+
+    @Test
+    void shouldPrintExactlyWhatExactDecimalRoundingGivesForAnyAmount()
+    {
+        final SplittableRandom random = new SplittableRandom(6);
+        for (int i = 0; i < 10_000; i++)
+        {
+            final long nanos = i % 2 == 0 ? random.nextLong(10_000_000_000L) : random.nextLong();
+            assertThat(Amounts.micros(nanos)).as("%d nanos", nanos)
+                .isEqualTo(BigDecimal.valueOf(nanos, 9).setScale(6, RoundingMode.HALF_UP).toPlainString());
+        }
+    }
+
+    @Test
+    void shouldPrintAShareAsAPercentageToTwoDecimalsEvenPastWhatALongHoldsTimesTenThousand()
+    {
+        assertThat(Amounts.percent(1, 3)).isEqualTo("33.33");
+        assertThat(Amounts.percent(2, 3)).isEqualTo("66.67");
+        assertThat(Amounts.percent(0, 7)).isEqualTo("0.00");
+        assertThat(Amounts.percent(1, 200_000)).isEqualTo("0.00");
+        assertThat(Amounts.percent(1, 20_000)).isEqualTo("0.01");
+        assertThat(Amounts.percent(3, 2)).isEqualTo("150.00");
+        assertThat(Amounts.percent(1_000_000_000_000_000_000L, 4_000_000_000_000_000_000L)).isEqualTo("25.00");
+    }
+}
