@@ -185,6 +185,9 @@ public final class PacerState
     /**
      * A capacity hint before a batch of {@code definitions} is applied: each shard makes room for
      * its share at once instead of growing its table step by step ({@link PacingShard#expectCampaigns}).
+     * It helps a bulk PUT, which is one batch however large; a campaigns file's change reaches the
+     * cluster as batches of 10,000 that do not say how large the whole change is (the ingress
+     * message has no field for it), so a million-campaign file still grows the tables step by step.
      */
     private void expectCampaigns(final int definitions)
     {

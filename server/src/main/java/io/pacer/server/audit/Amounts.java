@@ -35,7 +35,7 @@ final class Amounts
         {
             throw new IllegalArgumentException("a percentage of " + whole);
         }
-        if (Math.abs(part) <= Long.MAX_VALUE / 10_000)
+        if (part >= -Long.MAX_VALUE / 10_000 && part <= Long.MAX_VALUE / 10_000)
         {
             return fixed(rounded(part * 10_000, whole), 2);
         }

@@ -40,13 +40,27 @@ final class TextTable
         {
             ends = Arrays.copyOf(ends, Math.max(ends.length * 2, count + row.length));
         }
+        final int rowStart = cells.length();
+        try
+        {
+            for (int i = 0; i < row.length; i++)
+            {
+                cells.append(row[i]);
+                ends[count + i] = cells.length();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            // a cell that cannot be written leaves no part of its row behind
+            cells.setLength(rowStart);
+            throw ex;
+        }
         for (int i = 0; i < row.length; i++)
         {
-            final int start = cells.length();
-            cells.append(row[i]);
-            widths[i] = Math.max(widths[i], cells.length() - start);
-            ends[count++] = cells.length();
+            final int cell = count + i;
+            widths[i] = Math.max(widths[i], ends[cell] - (cell == 0 ? 0 : ends[cell - 1]));
         }
+        count += row.length;
         return this;
     }
 

@@ -44,5 +44,7 @@ class AmountsTest
         assertThat(Amounts.percent(1, 20_000)).isEqualTo("0.01");
         assertThat(Amounts.percent(3, 2)).isEqualTo("150.00");
         assertThat(Amounts.percent(1_000_000_000_000_000_000L, 4_000_000_000_000_000_000L)).isEqualTo("25.00");
+        assertThat(Amounts.percent(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo("-100.00");
+        assertThat(Amounts.percent(-1, 3)).isEqualTo("-33.33");
     }
 }

@@ -43,6 +43,26 @@ class TextTableTest
     }
 
     @Test
+    void shouldLeaveNoPartOfARowWhoseCellCannotBeWritten()
+    {
+        final Object broken = new Object()
+        {
+            @Override
+            public String toString()
+            {
+                throw new IllegalStateException("no text");
+            }
+        };
+        final TextTable table = new TextTable("gateway", "bids", "wins");
+        assertThatThrownBy(() -> table.row("a-very-long-gateway-name", broken, 1)).isInstanceOf(IllegalStateException.class);
+        table.row("g1", 2, 3);
+
+        final StringBuilder text = new StringBuilder();
+        table.appendTo(text);
+        assertThat(text.toString()).isEqualTo("gateway  bids  wins" + NL + "g1       2     3" + NL);
+    }
+
+    @Test
     void shouldRefuseARowWithMoreOrFewerCellsThanTheHeader()
     {
         final TextTable table = new TextTable("gateway", "bids");
