@@ -34,13 +34,6 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
 
     private AdminCommand(
         final EventType type, final CampaignDefinition definition, final long campaignId, final boolean allCampaigns,
-        final List<CampaignDefinition> definitions, final Page page, final int shards)
-    {
-        this(type, definition, campaignId, allCampaigns, definitions, definitions == null ? 0 : definitions.size(), page, shards);
-    }
-
-    private AdminCommand(
-        final EventType type, final CampaignDefinition definition, final long campaignId, final boolean allCampaigns,
         final List<CampaignDefinition> definitions, final int loadRemaining, final Page page, final int shards)
     {
         this.type = type;
@@ -58,19 +51,19 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     /** Create or replace {@code definition}; completes with the campaign's new state. */
     public static AdminCommand update(final CampaignDefinition definition, final int shards)
     {
-        return new AdminCommand(EventType.CAMPAIGN_UPDATE, definition, definition.id(), false, null, null, shards);
+        return new AdminCommand(EventType.CAMPAIGN_UPDATE, definition, definition.id(), false, null, 0, null, shards);
     }
 
     /** Read one campaign; completes with its state, or an empty list if it is unknown. */
     public static AdminCommand query(final long campaignId, final int shards)
     {
-        return new AdminCommand(EventType.STATE_QUERY, null, campaignId, false, null, null, shards);
+        return new AdminCommand(EventType.STATE_QUERY, null, campaignId, false, null, 0, null, shards);
     }
 
     /** Read every campaign; completes with their states ordered by id. */
     public static AdminCommand queryAll(final int shards)
     {
-        return new AdminCommand(EventType.STATE_QUERY, null, 0, true, null, null, shards);
+        return new AdminCommand(EventType.STATE_QUERY, null, 0, true, null, 0, null, shards);
     }
 
     /**
@@ -82,7 +75,7 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
     public static AdminCommand queryPage(
         final boolean fromStart, final long afterId, final int limit, final CampaignFilter filter, final int shards)
     {
-        return new AdminCommand(EventType.STATE_QUERY, null, 0, false, null,
+        return new AdminCommand(EventType.STATE_QUERY, null, 0, false, null, 0,
             new Page(fromStart, afterId, limit, filter), shards);
     }
 
@@ -93,7 +86,7 @@ public final class AdminCommand extends CompletableFuture<List<CampaignSnapshot>
      */
     public static AdminCommand updateAll(final List<CampaignDefinition> definitions, final int shards)
     {
-        return new AdminCommand(EventType.CAMPAIGN_BATCH, null, 0, false, List.copyOf(definitions), null, shards);
+        return updateAll(definitions, definitions.size(), shards);
     }
 
     /**

@@ -5,7 +5,6 @@ import io.pacer.model.Money;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalRecord;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -65,7 +64,7 @@ final class GatewayReport
     {
         final TextTable gateways = new TextTable("gateway", "bid requests", "bids", "wins", "losses", "notified spend");
         senders.forEach((name, g) -> gateways.row(name.isEmpty() ? "(anonymous)" : name, g.bidRequests, g.bids, g.wins,
-            g.losses, String.format(Locale.ROOT, "%.6f", g.notifiedNanos / 1e9)));
+            g.losses, Amounts.micros(g.notifiedNanos)));
         gateways.appendTo(text);
         text.append(System.lineSeparator());
     }
