@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -64,6 +67,8 @@ public final class PacerPipeline implements AutoCloseable
     private final Journaler journaler;
     private final DrainLoop drainLoop;
     private final RingDrainer drainer;
+    /** A dedicated pipeline's consumer threads, joined on close before the journal closes. */
+    private final List<Thread> consumerThreads = new CopyOnWriteArrayList<>();
     private final OwnThreadDrainLoop ownLoop;
     private final TickSource ticks;
     /** Cluster mode's consumer of the ring, or null. */
@@ -141,8 +146,9 @@ public final class PacerPipeline implements AutoCloseable
             }
             case DEDICATED ->
             {
-                this.disruptor = new Disruptor<>(PacerEvent::new, config.ringSize(), PacerThreads.factory("pacer-ring"),
-                    ProducerType.MULTI, WaitStrategies.fromName(config.waitStrategy()));
+                this.disruptor = new Disruptor<>(PacerEvent::new, config.ringSize(),
+                    PacerThreads.factory("pacer-ring", consumerThreads::add), ProducerType.MULTI,
+                    WaitStrategies.fromName(config.waitStrategy()));
                 disruptor.setDefaultExceptionHandler(exceptionHandler);
                 disruptor.handleEventsWith(handlers).then(replier);
                 this.ownLoop = null;
@@ -527,7 +533,8 @@ public final class PacerPipeline implements AutoCloseable
 
     /**
      * Stops the ticks, lets the consumers finish every event already published, then stops them
-     * and closes the journal. Stop the other producers first.
+     * and, once none of them can append any more, closes the journal. Stop the other producers
+     * first: an event published after the consumers have stopped is neither handled nor answered.
      */
     @Override
     public void close()
@@ -539,26 +546,34 @@ public final class PacerPipeline implements AutoCloseable
             return;
         }
         ticks.close();
+        boolean stopped = true;
         if (started)
         {
             started = false;
-            if (drainer == null)
-            {
-                stopDedicated();
-            }
-            else
-            {
-                stopShared();
-            }
+            stopped = drainer == null ? stopDedicated() : stopShared();
         }
-        journaler.close();
+        if (stopped)
+        {
+            journaler.close();
+        }
+        else
+        {
+            // closing it under a consumer still appending would tear the record in hand
+            LOG.error("JOURNAL left open: a ring consumer did not stop; the OS closes the file at exit");
+        }
         if (ownLoop != null)
         {
             ownLoop.close();
         }
     }
 
-    private void stopDedicated()
+    /**
+     * Waits for the consumers to reach the ring's cursor, halts them, and waits for their threads
+     * to end: a halted consumer finishes the batch in hand (its journal write included) first.
+     *
+     * @return whether every consumer thread has ended
+     */
+    private boolean stopDedicated()
     {
         try
         {
@@ -569,16 +584,43 @@ public final class PacerPipeline implements AutoCloseable
             LOG.warn("pipeline did not drain within 10 s; halting");
             disruptor.halt();
         }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (final Thread consumer : consumerThreads)
+        {
+            try
+            {
+                consumer.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (consumer.isAlive())
+            {
+                LOG.error("ring consumer {} did not stop within 10 s of the halt", consumer.getName());
+                return false;
+            }
+        }
+        final long unhandled = ring.getCursor() - disruptor.getSequenceValueFor(replier);
+        if (unhandled > 0)
+        {
+            LOG.warn("{} event(s) published after the consumers stopped: not handled, not answered", unhandled);
+        }
+        return true;
     }
 
-    /** Drains on the loop until the ring is empty (10 s at most), then stops draining. */
-    private void stopShared()
+    /**
+     * Drains on the loop until the ring is empty (10 s at most), then stops draining, on the loop.
+     *
+     * @return whether the drainer is stopped (or its loop is gone), so that nothing drains any more
+     */
+    private boolean stopShared()
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        boolean empty = false;
-        while (!empty && System.nanoTime() < deadline)
+        while (true)
         {
-            final CompletableFuture<Boolean> drained = new CompletableFuture<>();
+            final CompletableFuture<Boolean> stopped = new CompletableFuture<>();
             try
             {
                 drainLoop.execute(() ->
@@ -588,21 +630,36 @@ public final class PacerPipeline implements AutoCloseable
                     if (idle || System.nanoTime() > deadline)
                     {
                         drainer.stop();
+                        if (!idle)
+                        {
+                            LOG.warn("pipeline did not drain within 10 s; stopping");
+                        }
                     }
-                    drained.complete(idle);
+                    stopped.complete(idle || System.nanoTime() > deadline);
                 });
-                empty = drained.get(10, TimeUnit.SECONDS);
             }
-            catch (final Exception ex)
+            catch (final RejectedExecutionException loopGone)
             {
-                LOG.warn("pipeline could not drain on its loop: {}", ex.toString());
-                return;
+                LOG.warn("pipeline could not drain: its loop has stopped");
+                return true;
             }
-        }
-        if (!empty)
-        {
-            LOG.warn("pipeline did not drain within 10 s; stopping");
-            drainLoop.execute(drainer::stop);
+            try
+            {
+                if (stopped.get(20, TimeUnit.SECONDS))
+                {
+                    return true;
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            catch (final ExecutionException | java.util.concurrent.TimeoutException ex)
+            {
+                LOG.error("pipeline could not drain on its loop: {}", ex.toString());
+                return false;
+            }
         }
     }
 }

@@ -10,6 +10,8 @@ import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.pacer.pipeline.DrainLoop;
 import io.pacer.pipeline.GatewayIds;
@@ -26,6 +28,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -153,7 +157,10 @@ public final class GatewayServer implements AutoCloseable
         return permissions;
     }
 
-    /** Stops accepting new connections and stops reading existing ones; answers still go out. */
+    /**
+     * Stops accepting new connections and stops reading existing ones; answers still go out.
+     * Returns once every I/O loop has passed the stop (5 s at most): no read is in progress or to come.
+     */
     public void stopIntake()
     {
         if (serverChannel != null)
@@ -162,6 +169,32 @@ public final class GatewayServer implements AutoCloseable
         }
         // on each connection's event loop, which owns its reading
         connections.forEach(ch -> ch.pipeline().fireUserEventTriggered(GatewayConnection.STOP_INTAKE));
+        awaitLoopPass();
+    }
+
+    /**
+     * Waits (5 s at most) until every I/O loop has run the tasks queued on it before this call,
+     * and finished the one in hand: a retry that published a held notice has also published the
+     * frames behind it. Returns at once on an I/O loop, or once the loops are shut down.
+     */
+    public void awaitLoopPass()
+    {
+        final List<Future<?>> passes = new ArrayList<>();
+        for (final EventExecutor loop : ioGroup)
+        {
+            if (loop.inEventLoop())
+            {
+                return;
+            }
+            if (!loop.isShuttingDown())
+            {
+                passes.add(loop.submit(() -> { }));
+            }
+        }
+        for (final Future<?> pass : passes)
+        {
+            pass.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
     }
 
     /**
