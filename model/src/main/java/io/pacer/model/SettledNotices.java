@@ -106,9 +106,9 @@ public final class SettledNotices
      */
     private long changes;
 
-    /** The hashes of the block of notices {@link #migrate} is moving. */
+    /** The hashes of the block of notices {@link #migrate} is moving or {@link #forgetUpTo} forgetting. */
     private final long[] blockHashes = new long[MIGRATE_BATCH];
-    /** What {@link #migrate} read ahead: written, never read; the store keeps the reads from being optimised away. */
+    /** What {@link #migrate} and {@link #forgetUpTo} read ahead: written, never read; the store keeps the reads from being optimised away. */
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
@@ -160,6 +160,22 @@ public final class SettledNotices
             }
         }
         return NONE;
+    }
+
+    /**
+     * Reads the index position a lookup of this notice starts at (and the old index's, while
+     * growing), and changes nothing: a caller about to apply a run of notices touches them first,
+     * so that their cache misses overlap (see {@link PacingShard#touch}).
+     */
+    int touch(final long requestId, final long campaignId)
+    {
+        if (head == tail)
+        {
+            return 0;
+        }
+        final long hash = hash(requestId, campaignId);
+        final int entry = get(index, (int)hash & (2 * mask + 1));
+        return oldIndex == null ? entry : entry + get(oldIndex, (int)hash & (2 * oldMask + 1));
     }
 
     /**
@@ -230,19 +246,7 @@ public final class SettledNotices
     {
         while (markHead != markTail && markMillis[(int)(markHead & markMask)] + windowMillis <= nowMillis)
         {
-            final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
-            while (head < end)
-            {
-                if (!isOld(head))
-                {
-                    final int slot = (int)(head & mask);
-                    remove(index, 2 * mask + 1, keys,
-                        findSlot(index, 2 * mask + 1, hash(get(keys, 2 * slot), get(keys, 2 * slot + 1)), slot));
-                    changes++;
-                }
-                // an old notice stays in the old index, which skips it once migrated has passed it
-                head++;
-            }
+            forgetUpTo(markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)]);
             markHead++;
         }
         if (oldIndex != null && migrated < head)
@@ -251,6 +255,46 @@ public final class SettledNotices
             if (migrated >= oldEnd)
             {
                 dropOld();
+            }
+        }
+    }
+
+    /**
+     * Forgets the notices before sequence {@code end}, oldest first, in blocks of
+     * {@link #MIGRATE_BATCH}: a block's index home positions are read first, all of them, so that
+     * their cache misses overlap (see {@link #migrate}), then the keys of the entries probed from
+     * each home (closing a gap reads them); then each entry is found by its ring slot and removed. An old notice stays in the old index, which skips it once migrated has passed it.
+     */
+    private void forgetUpTo(final long end)
+    {
+        final int indexMask = 2 * mask + 1;
+        while (head < end)
+        {
+            final int block = (int)Math.min(MIGRATE_BATCH, end - head);
+            int read = 0;
+            for (int i = 0; i < block; i++)
+            {
+                final int slot = (int)((head + i) & mask);
+                blockHashes[i] = hash(get(keys, 2 * slot), get(keys, 2 * slot + 1));
+                read += get(index, (int)blockHashes[i] & indexMask);
+            }
+            // then the keys of the entries probed from each home, which closing its gap reads
+            for (int i = 0; i < block; i++)
+            {
+                int entry;
+                for (int at = (int)blockHashes[i] & indexMask; (entry = get(index, at)) != 0; at = (at + 1) & indexMask)
+                {
+                    read += (int)get(keys, 2 * (entry & SLOT_MASK));
+                }
+            }
+            touched += read;
+            for (int i = 0; i < block; i++, head++)
+            {
+                if (!isOld(head))
+                {
+                    remove(index, indexMask, keys, findSlot(index, indexMask, blockHashes[i], (int)(head & mask)));
+                    changes++;
+                }
             }
         }
     }
