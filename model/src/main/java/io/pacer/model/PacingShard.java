@@ -233,6 +233,17 @@ public final class PacingShard
         return campaign == null ? 0 : campaign.touch();
     }
 
+    /**
+     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: also reads where
+     * its reservation is indexed and, for a notice, where the dedupe window would find it (with
+     * a window of notices far larger than any cache, each of those is a miss of its own).
+     */
+    public long touch(final long requestId, final long campaignId, final boolean notice)
+    {
+        final long read = touch(campaignId) + reservations.touch(requestId);
+        return notice ? read + settled.touch(requestId, campaignId) : read;
+    }
+
     /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */
     public CampaignBook campaign(final long campaignId)
     {

@@ -90,6 +90,16 @@ public final class ReservationBook
     }
 
     /**
+     * Reads where this request's reservations are indexed, and the first of them, and changes
+     * nothing (see {@link PacingShard#touch}).
+     */
+    long touch(final long requestId)
+    {
+        final Reservation r = byRequestId.get(requestId);
+        return r == null ? 0 : r.campaignId;
+    }
+
+    /**
      * Removes and returns the oldest reservation if its deadline is at or before
      * {@code nowMillis}, else null. Hand it back with {@link #recycle} when done.
      */

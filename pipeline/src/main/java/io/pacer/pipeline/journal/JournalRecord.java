@@ -18,6 +18,21 @@ public final class JournalRecord
     int gateway;
     String gatewayName = "";
 
+    /** Makes this record a copy of {@code other}. */
+    void copyOf(final JournalRecord other)
+    {
+        sequence = other.sequence;
+        epochMillis = other.epochMillis;
+        type = other.type;
+        requestId = other.requestId;
+        campaignId = other.campaignId;
+        cpmMicros = other.cpmMicros;
+        reason = other.reason;
+        definitionJson = other.definitionJson;
+        gateway = other.gateway;
+        gatewayName = other.gatewayName;
+    }
+
     public long sequence()
     {
         return sequence;

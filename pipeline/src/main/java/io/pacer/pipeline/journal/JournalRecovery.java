@@ -95,6 +95,8 @@ public final class JournalRecovery
             LOG.error("JOURNAL CORRUPT: {}; pacer.journal.truncate-corrupt is set, cutting the journal there", ex.getMessage());
             JournalRepair.truncateAt(dir, ex.file(), ex.offset());
         }
+        // the bids and notices read before the end (or the corrupt record) are all valid
+        replay.finish();
         writer.resumeAt(Math.max(reader.lastSequence() + 1, from));
         LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,
