@@ -113,6 +113,13 @@ public final class CampaignDefinition
         out.writeByte(status.ordinal());
     }
 
+    /** The most bytes {@link #write} writes for this definition. */
+    public int maxWrittenLength()
+    {
+        // 56 bytes of numbers, 2 of enums, and the zone id: its length (2) and its modified UTF-8 (at most 3 bytes a char)
+        return 60 + 3 * timeZone.getId().length();
+    }
+
     private static final PacingMode[] MODES = PacingMode.values();
     /** Flight bounds read from snapshots: campaigns in a row mostly share them. */
     private static final InstantMemo STARTS = new InstantMemo();

@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  *
  * <pre>
  * segment file  journal-&lt;first journal sequence, 20 digits&gt;.log
- *   header      version 4: magic "PCRJ" (int) | version (int) | shards (int) | gateway identities
+ *   header      version 4 and 5: magic "PCRJ" (int) | version (int) | shards (int) | gateway identities
  *               known when the segment began (SBE group: id (unsigned short), name) | pacing tunables
  *               by name (SBE var data holding TunablesCodec's bytes: a new tunable needs no new version)
  *               (version 3: the fixed part, then TunablesCodec's bytes, no gateway table;
@@ -25,7 +25,8 @@ import java.nio.ByteOrder;
  *   BID         requestId | campaignId | bidCpmMicros (longs) | decided reason (byte) | gateway id (v4)
  *   WIN         requestId | campaignId | priceCpmMicros (longs) | gateway id (v4)
  *   LOSS        requestId | campaignId (longs) | gateway id (v4)
- *   DEFINE      campaign definition as JSON, UTF-8 (the rest of the payload)
+ *   DEFINE      campaign definition, the rest of the payload: in binary as CampaignDefinition.write
+ *               writes it, as a snapshot holds it (v5); as JSON, UTF-8 (v1-4)
  *   TICK        nothing
  *   GATEWAY     id (unsigned short) | name: an identity first seen after the segment began (v4)
  * </pre>
@@ -37,7 +38,9 @@ public final class JournalFormat
 {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     public static final int MAGIC = 0x4A524350; // "PCRJ" little-endian
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
+    /** The first version with campaign updates in binary ({@code CampaignDefinition.write}), not JSON. */
+    public static final int VERSION_5 = 5;
     /** The first version with gateway identities: the id table and tunables in the SBE header. */
     public static final int VERSION_4 = 4;
     /** Segments with the tunables by name right after the fixed header, and no gateway table. */

@@ -1,5 +1,7 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinition;
+
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.GatewayIds;
@@ -14,9 +16,11 @@ import io.pacer.pipeline.journal.sbe.RecordType;
 import io.pacer.pipeline.journal.sbe.SegmentHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.io.DirectBufferInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
@@ -57,6 +61,9 @@ public final class JournalReader
     }
 
     private final Path dir;
+    /** Where a version 5 campaign update's definition is read from, through {@code CampaignDefinition.read}. */
+    private final DirectBufferInputStream definitionBytes = new DirectBufferInputStream();
+    private final DataInputStream definitionIn = new DataInputStream(definitionBytes);
     private final JournalRecord record = new JournalRecord();
     private final CRC32C crc = new CRC32C();
     /** The mapped segment being read, for the generated codecs. */
@@ -367,6 +374,7 @@ public final class JournalReader
         recordHeader.wrap(segment, payload);
         record.sequence = recordHeader.sequence();
         record.epochMillis = Units.epochMillis(recordHeader.epochMillis());
+        record.definition = null;
         record.definitionJson = null;
         record.gateway = GatewayIds.ANONYMOUS;
         record.gatewayName = "";
@@ -410,9 +418,17 @@ public final class JournalReader
             }
             case CAMPAIGN_UPDATE ->
             {
-                // the rest of the payload: the definition as JSON
-                final int json = payload + CampaignUpdateRecordDecoder.BLOCK_LENGTH;
-                record.definitionJson = segment.getStringWithoutLengthUtf8(json, length - CampaignUpdateRecordDecoder.BLOCK_LENGTH);
+                // the rest of the payload: the definition, in binary (version 5 on) or as JSON
+                final int body = payload + CampaignUpdateRecordDecoder.BLOCK_LENGTH;
+                final int bodyLength = length - CampaignUpdateRecordDecoder.BLOCK_LENGTH;
+                if (version >= JournalFormat.VERSION_5)
+                {
+                    record.definition = definition(body, bodyLength);
+                }
+                else
+                {
+                    record.definitionJson = segment.getStringWithoutLengthUtf8(body, bodyLength);
+                }
             }
             default ->
             {
@@ -420,6 +436,21 @@ public final class JournalReader
             }
         }
         return true;
+    }
+
+    /** Reads a definition {@code CampaignDefinition.write} wrote at {@code offset}, through its checks. */
+    private CampaignDefinition definition(final int offset, final int length)
+    {
+        definitionBytes.wrap(segment, offset, length);
+        try
+        {
+            return CampaignDefinition.read(definitionIn);
+        }
+        catch (final IOException ex)
+        {
+            // its CRC held: the writer wrote it so
+            throw new IllegalStateException("campaign update record shorter than its definition", ex);
+        }
     }
 
     /** A record's gateway id, and its name from this segment's table ("" before version 4). */

@@ -1,5 +1,8 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinition;
+import io.pacer.model.CampaignDefinitionParser;
+import io.pacer.model.CampaignJson;
 import io.pacer.pipeline.EventType;
 import io.pacer.units.CpmMicros;
 import io.pacer.units.EpochMillis;
@@ -14,6 +17,9 @@ public final class JournalRecord
     long campaignId;
     @CpmMicros long cpmMicros;
     int reason;
+    /** A campaign update's definition: decoded (version 5 on) or parsed from {@link #definitionJson} on first use. */
+    CampaignDefinition definition;
+    /** A campaign update's definition as JSON: as journaled (versions 1-4) or rendered on first use. */
     String definitionJson;
     int gateway;
     String gatewayName = "";
@@ -28,6 +34,7 @@ public final class JournalRecord
         campaignId = other.campaignId;
         cpmMicros = other.cpmMicros;
         reason = other.reason;
+        definition = other.definition;
         definitionJson = other.definitionJson;
         gateway = other.gateway;
         gatewayName = other.gatewayName;
@@ -71,8 +78,23 @@ public final class JournalRecord
         return reason;
     }
 
+    /** A campaign update's definition (null for any other record). */
+    public CampaignDefinition definition()
+    {
+        if (definition == null && definitionJson != null)
+        {
+            definition = CampaignDefinitionParser.parseJson(definitionJson);
+        }
+        return definition;
+    }
+
+    /** A campaign update's definition as JSON, in the shape docs/operations.md gives (null for any other record). */
     public String definitionJson()
     {
+        if (definitionJson == null && definition != null)
+        {
+            definitionJson = CampaignJson.definition(definition);
+        }
         return definitionJson;
     }
 

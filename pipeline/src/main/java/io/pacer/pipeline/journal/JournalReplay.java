@@ -2,7 +2,6 @@ package io.pacer.pipeline.journal;
 
 import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
 import io.pacer.model.ShardRouter;
@@ -185,7 +184,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
         Reason replayed = null;
         if (type == EventType.CAMPAIGN_UPDATE)
         {
-            definition = CampaignDefinitionParser.parseJson(r.definitionJson);
+            definition = r.definition();
             r.campaignId = definition.id();
         }
         if (type.broadcast())

@@ -17,9 +17,9 @@ import io.pacer.units.DurationMillis;
 import io.pacer.units.EpochMillis;
 
 import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignJson;
 import io.pacer.model.PacingPolicy;
 
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -36,6 +36,7 @@ import java.util.zip.CRC32C;
 
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.io.DirectBufferOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,9 @@ public final class JournalWriter implements AutoCloseable
     private final CampaignUpdateRecordEncoder updateRecord = new CampaignUpdateRecordEncoder();
     private final TickRecordEncoder tickRecord = new TickRecordEncoder();
     private final GatewayRecordEncoder gatewayRecord = new GatewayRecordEncoder();
+    /** Where {@link #define} writes a definition: the buffer, through {@code CampaignDefinition.write}. */
+    private final DirectBufferOutputStream definitionBytes = new DirectBufferOutputStream();
+    private final DataOutputStream definitionOut = new DataOutputStream(definitionBytes);
     private final GatewayIds gateways;
     /** Gateway ids below this have their names in the current segment (its header, or a record). */
     private int announced;
@@ -211,12 +215,23 @@ public final class JournalWriter implements AutoCloseable
         }
     }
 
+    /** A campaign created or replaced: its definition in binary, as a snapshot holds it. */
     public void define(final @EpochMillis long epochMillis, final CampaignDefinition definition)
     {
-        final int start = begin(CampaignUpdateRecordEncoder.BLOCK_LENGTH + CampaignJson.maxDefinitionLength(definition));
+        final int most = definition.maxWrittenLength();
+        final int start = begin(CampaignUpdateRecordEncoder.BLOCK_LENGTH + most);
         stamp(updateRecord.wrap(view, payloadOffset(start)).header(), RecordType.CAMPAIGN_UPDATE, epochMillis);
-        final int json = CampaignJson.writeDefinition(view, payloadOffset(start) + CampaignUpdateRecordEncoder.BLOCK_LENGTH, definition);
-        end(start, CampaignUpdateRecordEncoder.BLOCK_LENGTH + json);
+        definitionBytes.wrap(view, payloadOffset(start) + CampaignUpdateRecordEncoder.BLOCK_LENGTH, most);
+        try
+        {
+            definition.write(definitionOut);
+        }
+        catch (final IOException ex)
+        {
+            // a buffer has no I/O to fail, and maxWrittenLength bounds what is written
+            throw new IllegalStateException(ex);
+        }
+        end(start, CampaignUpdateRecordEncoder.BLOCK_LENGTH + definitionBytes.position());
     }
 
     public void tick(final @EpochMillis long epochMillis)

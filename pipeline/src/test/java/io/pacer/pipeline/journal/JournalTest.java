@@ -1,5 +1,6 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.GatewayIds;
@@ -68,9 +69,56 @@ class JournalTest
     @Test
     void shouldStillReadAVersionThreeSegmentWrittenByHand() throws Exception
     {
+        writeVersionThreeSegment();
+
+        assertThat(readAll(false)).containsExactly(FIVE_RECORDS);
+    }
+
+    @Test
+    void shouldJournalACampaignUpdateInBinaryAndReadBackTheSameDefinition()
+    {
+        final CampaignDefinition written = CampaignDefinitionParser.parseJson(CAMPAIGN_42);
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            w.define(1003, written);
+            w.endOfBatch();
+        }
+        final List<CampaignDefinition> read = new ArrayList<>();
+        final JournalReader reader = new JournalReader(dir);
+        reader.read((r, header) -> read.add(r.definition()), false);
+
+        assertThat(read).containsExactly(written);
+        assertThat(read.get(0).id()).isEqualTo(42);
+        // header, then one record: 8 bytes of framing, 17 of record header, and the definition
+        // in binary: 60 bytes and the zone id, where its JSON took over 200
+        assertThat(JournalReader.segments(dir).get(0).toFile().length() - JournalFormat.headerLength(PacingPolicy.DEFAULT))
+            .isEqualTo(8 + 17 + 60 + "Europe/Paris".length());
+    }
+
+    @Test
+    void shouldReplayAJournalWhoseOlderSegmentsHoldCampaignUpdatesAsJsonAndNewerOnesInBinary() throws Exception
+    {
+        writeVersionThreeSegment();
+        try (JournalWriter w = writer(1 << 20, 5))
+        {
+            w.define(2000, CampaignDefinitionParser.parseJson(CAMPAIGN_42.replace("\"id\":42", "\"id\":43")));
+            w.bid(2001, 9, 43, 2_500_000, 0);
+            w.endOfBatch();
+        }
+
+        final JournalReplay replay = JournalReplay.ofJournal(new JournalReader(dir), JournalReplay.Observer.NONE);
+
+        assertThat(replay.events()).isEqualTo(7);
+        assertThat(replay.state(42).definition()).isEqualTo(CampaignDefinitionParser.parseJson(CAMPAIGN_42));
+        assertThat(replay.state(43).definition().id()).isEqualTo(43);
+        assertThat(replay.state(43).definition().timeZone().getId()).isEqualTo("Europe/Paris");
+    }
+
+    /** {@link #FIVE_RECORDS} in version 3's layout, as the writer laid it out by hand before the SBE schema. */
+    private void writeVersionThreeSegment() throws Exception
+    {
         final byte[] tunables = TunablesCodec.encode(PacingPolicy.DEFAULT);
         final byte[] json = CAMPAIGN_42.getBytes(StandardCharsets.UTF_8);
-        // version 3's layout, as the writer laid it out by hand before the SBE schema
         final ByteBuffer v3 = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
         v3.putInt(0x4A524350).putInt(3).putInt(2).put(tunables);
         record(v3, 0, 1000, 1).putLong(7).putLong(42).putLong(2_500_000).put((byte)0);
@@ -84,8 +132,6 @@ class JournalTest
         record(v3, 4, 1004, 5);
         frame(v3);
         Files.write(dir.resolve(JournalFormat.segmentName(0)), Arrays.copyOf(v3.array(), v3.position()));
-
-        assertThat(readAll(false)).containsExactly(FIVE_RECORDS);
     }
 
     @Test
