@@ -151,7 +151,8 @@ public final class ClusterLogAudit
         h = h * 31 + record.campaignId();
         h = h * 31 + record.cpmMicros();
         h = h * 31 + record.reason();
-        h = h * 31 + (record.definitionJson() == null ? 0 : record.definitionJson().hashCode());
+        // the definition, not its text: a segment of either format hashes the same, and none is rendered
+        h = h * 31 + (record.definition() == null ? 0 : record.definition().hashCode());
         return h;
     }
 }

@@ -108,7 +108,10 @@ public final class SettledNotices
 
     /** The hashes of the block of notices {@link #migrate} is moving or {@link #forgetUpTo} forgetting. */
     private final long[] blockHashes = new long[MIGRATE_BATCH];
-    /** What {@link #migrate} and {@link #forgetUpTo} read ahead: written, never read; the store keeps the reads from being optimised away. */
+    /**
+     * What {@link #migrate} and {@link #forgetUpTo} read ahead: written, never read; the store keeps
+     * the reads from being optimised away.
+     */
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
@@ -263,7 +266,8 @@ public final class SettledNotices
      * Forgets the notices before sequence {@code end}, oldest first, in blocks of
      * {@link #MIGRATE_BATCH}: a block's index home positions are read first, all of them, so that
      * their cache misses overlap (see {@link #migrate}), then the keys of the entries probed from
-     * each home (closing a gap reads them); then each entry is found by its ring slot and removed. An old notice stays in the old index, which skips it once migrated has passed it.
+     * each home (closing a gap reads them); then each entry is found by its ring slot and removed.
+     * An old notice stays in the old index, which skips it once migrated has passed it.
      */
     private void forgetUpTo(final long end)
     {

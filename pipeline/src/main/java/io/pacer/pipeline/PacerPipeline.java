@@ -74,6 +74,8 @@ public final class PacerPipeline implements AutoCloseable
     /** Cluster mode's consumer of the ring, or null. */
     private final RingConsumer external;
     private volatile boolean started;
+    /** Once closed, a second close does nothing: above all, never closes a journal the first left open. */
+    private boolean closed;
     /** Written by the drain loop only. */
     private volatile long ringFullDrains;
 
@@ -546,6 +548,11 @@ public final class PacerPipeline implements AutoCloseable
             return;
         }
         ticks.close();
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
         boolean stopped = true;
         if (started)
         {
@@ -618,6 +625,16 @@ public final class PacerPipeline implements AutoCloseable
     private boolean stopShared()
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        if (drainLoop.inLoop())
+        {
+            // closed from the loop itself: nothing else drains while this runs
+            while (drainer.drain() > 0 && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            drainer.stop();
+            return true;
+        }
         while (true)
         {
             final CompletableFuture<Boolean> stopped = new CompletableFuture<>();
@@ -625,17 +642,26 @@ public final class PacerPipeline implements AutoCloseable
             {
                 drainLoop.execute(() ->
                 {
-                    drainer.drain();
-                    final boolean idle = drainer.idle();
-                    if (idle || System.nanoTime() > deadline)
+                    try
+                    {
+                        drainer.drain();
+                        final boolean idle = drainer.idle();
+                        final boolean stop = idle || System.nanoTime() > deadline;
+                        if (stop)
+                        {
+                            drainer.stop();
+                            if (!idle)
+                            {
+                                LOG.warn("pipeline did not drain within 10 s; stopping");
+                            }
+                        }
+                        stopped.complete(stop);
+                    }
+                    catch (final RuntimeException ex)
                     {
                         drainer.stop();
-                        if (!idle)
-                        {
-                            LOG.warn("pipeline did not drain within 10 s; stopping");
-                        }
+                        stopped.completeExceptionally(ex);
                     }
-                    stopped.complete(idle || System.nanoTime() > deadline);
                 });
             }
             catch (final RejectedExecutionException loopGone)
@@ -655,9 +681,15 @@ public final class PacerPipeline implements AutoCloseable
                 Thread.currentThread().interrupt();
                 return false;
             }
-            catch (final ExecutionException | java.util.concurrent.TimeoutException ex)
+            catch (final ExecutionException ex)
             {
-                LOG.error("pipeline could not drain on its loop: {}", ex.toString());
+                // the task stopped the drainer before it failed
+                LOG.error("pipeline could not drain on its loop", ex.getCause());
+                return true;
+            }
+            catch (final java.util.concurrent.TimeoutException ex)
+            {
+                LOG.error("pipeline could not drain on its loop within 20 s");
                 return false;
             }
         }

@@ -55,7 +55,7 @@ public final class JournalFormat
     public static final int VERSION_1_HEADER_LENGTH = 28;
     public static final int RECORD_HEADER_LENGTH = 8;
     public static final int PAYLOAD_HEADER_LENGTH = RecordHeaderEncoder.ENCODED_LENGTH;
-    /** Largest payload a record may have (a campaign definition's JSON is well under this). */
+    /** Largest payload a record may have (a campaign definition, binary or JSON, is well under this). */
     public static final int MAX_PAYLOAD = 64 * 1024;
 
     /** The length of a current segment header recording {@code policy} and no gateway identity. */

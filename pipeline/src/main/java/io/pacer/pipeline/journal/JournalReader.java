@@ -294,7 +294,15 @@ public final class JournalReader
         // a record the snapshot covers, checked like every record, is not decoded (a million
         // campaign updates took most of a restart's replay); a gateway's name still is
         final boolean covered = covered(position, fromSequence);
-        final boolean input = covered || decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
+        final boolean input;
+        try
+        {
+            input = covered || decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
+        }
+        catch (final UnreadableDefinitionException ex)
+        {
+            throw new JournalCorruptException(file, position, ex.getMessage());
+        }
         if (lastSequence >= 0 && record.sequence != lastSequence + 1)
         {
             throw new JournalCorruptException(file, position, "sequence " + record.sequence + " follows " + lastSequence);
@@ -438,7 +446,12 @@ public final class JournalReader
         return true;
     }
 
-    /** Reads a definition {@code CampaignDefinition.write} wrote at {@code offset}, through its checks. */
+    /**
+     * Reads a definition {@code CampaignDefinition.write} wrote at {@code offset}, through its checks.
+     *
+     * @throws UnreadableDefinitionException if it does not decode to a valid definition (its CRC
+     *         held, so the writer wrote it so: the journal is corrupt there)
+     */
     private CampaignDefinition definition(final int offset, final int length)
     {
         definitionBytes.wrap(segment, offset, length);
@@ -446,10 +459,21 @@ public final class JournalReader
         {
             return CampaignDefinition.read(definitionIn);
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            // its CRC held: the writer wrote it so
-            throw new IllegalStateException("campaign update record shorter than its definition", ex);
+            throw new UnreadableDefinitionException("campaign update " + record.sequence + ": definition does not decode (" +
+                ex + ")");
+        }
+    }
+
+    /** A version 5 campaign update whose definition does not decode. */
+    private static final class UnreadableDefinitionException extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableDefinitionException(final String message)
+        {
+            super(message, null, false, false);
         }
     }
 

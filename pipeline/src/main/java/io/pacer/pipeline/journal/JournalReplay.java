@@ -41,7 +41,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
      * first, every record of it ({@link PacingShard#touch(long, long, boolean)}), so that their
-     * cache misses overlap instead of each record waiting on its own. A power of two.
+     * cache misses overlap instead of each record waiting on its own.
      */
     static final int BLOCK = 16;
 
@@ -170,11 +170,12 @@ public final class JournalReplay implements JournalReader.RecordHandler
                 r.type != EventType.BID_REQUEST);
         }
         touched += read;
-        for (int i = 0; i < pendingCount; i++)
+        final int count = pendingCount;
+        pendingCount = 0;
+        for (int i = 0; i < count; i++)
         {
             apply(pending[i]);
         }
-        pendingCount = 0;
     }
 
     private void apply(final JournalRecord r)

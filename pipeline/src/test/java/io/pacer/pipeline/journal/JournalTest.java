@@ -60,7 +60,7 @@ class JournalTest
         w.bid(1000, 7, 42, 2_500_000, 0);
         w.notice(true, 1001, 7, 42, 1_000_000);
         w.notice(false, 1002, 8, 42, 0);
-        // the definition is written as its canonical JSON, straight into the journal's buffer
+        // the definition is written in binary, straight into the journal's buffer; read back, its JSON is canonical
         w.define(1003, CampaignDefinitionParser.parseJson(CAMPAIGN_42));
         w.tick(1004);
         w.endOfBatch();
@@ -93,6 +93,36 @@ class JournalTest
         // in binary: 60 bytes and the zone id, where its JSON took over 200
         assertThat(JournalReader.segments(dir).get(0).toFile().length() - JournalFormat.headerLength(PacingPolicy.DEFAULT))
             .isEqualTo(8 + 17 + 60 + "Europe/Paris".length());
+    }
+
+    @Test
+    void shouldReportABinaryDefinitionThatDoesNotDecodeAsCorruptionWithFileAndOffset() throws Exception
+    {
+        try (JournalWriter w = writer(1 << 20, 0))
+        {
+            w.define(1003, CampaignDefinitionParser.parseJson(CAMPAIGN_42));
+            w.endOfBatch();
+        }
+        // a pacing mode that does not exist, under a CRC that holds: the writer wrote it so
+        final Path segment = JournalReader.segments(dir).get(0);
+        final int record = JournalFormat.headerLength(PacingPolicy.DEFAULT);
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            final byte[] payload = new byte[(int)file.length() - record - 8];
+            file.seek(record + 8);
+            file.readFully(payload);
+            payload[payload.length - 2] = 0x7F;
+            final CRC32C crc = new CRC32C();
+            crc.update(payload);
+            file.seek(record + 4);
+            file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int)crc.getValue()).array());
+            file.seek(record + 8);
+            file.write(payload);
+        }
+
+        assertThatThrownBy(() -> readAll(false)).isInstanceOf(JournalCorruptException.class)
+            .hasMessageContaining(segment.getFileName().toString()).hasMessageContaining("offset " + record)
+            .hasMessageContaining("definition does not decode");
     }
 
     @Test

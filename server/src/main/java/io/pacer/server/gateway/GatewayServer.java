@@ -159,7 +159,8 @@ public final class GatewayServer implements AutoCloseable
 
     /**
      * Stops accepting new connections and stops reading existing ones; answers still go out.
-     * Returns once every I/O loop has passed the stop (5 s at most): no read is in progress or to come.
+     * Returns once every I/O loop has passed the stop (5 s at most): no connection it knows of
+     * reads any more (one accepted as the listener closed may be read until its own stop).
      */
     public void stopIntake()
     {
@@ -173,9 +174,9 @@ public final class GatewayServer implements AutoCloseable
     }
 
     /**
-     * Waits (5 s at most) until every I/O loop has run the tasks queued on it before this call,
-     * and finished the one in hand: a retry that published a held notice has also published the
-     * frames behind it. Returns at once on an I/O loop, or once the loops are shut down.
+     * Waits (5 s at most in all) until every I/O loop has run the tasks queued on it before this
+     * call, and finished the one in hand: a retry that published a held notice has also published
+     * the frames behind it. Returns at once on an I/O loop; a loop shutting down is not waited for.
      */
     public void awaitLoopPass()
     {
@@ -191,9 +192,10 @@ public final class GatewayServer implements AutoCloseable
                 passes.add(loop.submit(() -> { }));
             }
         }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         for (final Future<?> pass : passes)
         {
-            pass.awaitUninterruptibly(5, TimeUnit.SECONDS);
+            pass.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
     }
 
