@@ -8,7 +8,6 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.pipeline.journal.WritingJournaler;
-import io.pacer.wire.Reason;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,31 +69,7 @@ class CloseWhilePublishingTest
             now.plusSeconds(3_600), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE), 1))
             .get(10, TimeUnit.SECONDS);
 
-        final AtomicLong answered = new AtomicLong();
-        final Responder responder = new Responder()
-        {
-            @Override
-            public boolean append(final long requestId, final Reason reason)
-            {
-                answered.incrementAndGet();
-                return false;
-            }
-
-            @Override
-            public void withdrawBids()
-            {
-            }
-
-            @Override
-            public void flush()
-            {
-            }
-
-            @Override
-            public void endOfStream()
-            {
-            }
-        };
+        final CollectingResponder responder = new CollectingResponder();
         final AtomicBoolean closed = new AtomicBoolean();
         final CompletableFuture<Long> producer = CompletableFuture.supplyAsync(() ->
         {
@@ -122,12 +96,7 @@ class CloseWhilePublishingTest
             }
             return published;
         });
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (answered.get() < 1_000 && System.nanoTime() < deadline)
-        {
-            Thread.sleep(1);
-        }
-        assertThat(answered.get()).as("answers before the close").isGreaterThanOrEqualTo(1_000);
+        responder.awaitAnswers(1_000);
         pipeline.close();
         closed.set(true);
         return producer.get(30, TimeUnit.SECONDS);
