@@ -47,7 +47,8 @@ public final class CampaignJson
 
     /**
      * Writes {@link #definition} as ASCII at {@code index}, with no String or array on the way (a
-     * large campaigns file or a bulk PUT renders a million of them); returns the length. A zone id is ASCII and needs no escaping ({@link java.time.ZoneId}'s rules).
+     * large campaigns file or a bulk PUT renders a million of them); returns the length. A zone id
+     * is ASCII and needs no escaping ({@link java.time.ZoneId}'s rules).
      */
     public static int writeDefinition(final MutableDirectBuffer json, final int index, final CampaignDefinition d)
     {

@@ -628,9 +628,10 @@ public final class PacerPipeline implements AutoCloseable
         if (drainLoop.inLoop())
         {
             // closed from the loop itself: nothing else drains while this runs
-            while (drainer.drain() > 0 && System.nanoTime() < deadline)
+            boolean more = true;
+            while (more && System.nanoTime() < deadline)
             {
-                Thread.onSpinWait();
+                more = drainer.drain() > 0;
             }
             drainer.stop();
             return true;
