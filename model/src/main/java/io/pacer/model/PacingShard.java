@@ -192,6 +192,16 @@ public final class PacingShard
         this.campaigns.ensureCapacity(campaigns);
     }
 
+    /**
+     * A capacity hint for a replay: this shard's dedupe window will hold about {@code notices} at
+     * most, so its table grows straight to that size when it first fills ({@link SettledNotices#expect}).
+     * Changes no decision and no output.
+     */
+    public void expectNotices(final int notices)
+    {
+        settled.expect(notices);
+    }
+
     /** Lets time pass: expires reservations whose deadline has come, and settled notices past the window. */
     public void tick(final @EpochMillis long eventMillis)
     {

@@ -115,6 +115,9 @@ public final class SettledNotices
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
+    /** How many notices the window is expected to hold at most ({@link #expect}): a doubling goes straight there. */
+    private int expected;
+
     private long[] markMillis;
     private long[] markFirst;
     private int markMask;
@@ -301,6 +304,18 @@ public final class SettledNotices
                 }
             }
         }
+    }
+
+    /**
+     * A capacity hint: the window will hold about {@code notices} at most, so the next time the
+     * structures must grow they grow straight to that size (a power of two, at most 2^27) instead of
+     * doubling their way there, moving what they hold once. Nothing grows before it is full, and no
+     * lookup, outcome or snapshot changes (capacity is never observable); a hint too small only
+     * leaves the doubling to go on from there.
+     */
+    public void expect(final int notices)
+    {
+        expected = Math.max(expected, Math.min(notices, MAX_CAPACITY));
     }
 
     /** Notices remembered now. */
@@ -523,8 +538,9 @@ public final class SettledNotices
     }
 
     /**
-     * Doubles the ring and the index. The notices held stay where they are and move over by
-     * {@link #migrate}, oldest first; a doubling that finds the last one still moving finishes it.
+     * Doubles the ring and the index, or grows them to the {@link #expect expected} size if that is
+     * larger. The notices held stay where they are and move over by {@link #migrate}, oldest first;
+     * a growth that finds the last one still moving finishes it.
      */
     private void grow()
     {
@@ -543,7 +559,8 @@ public final class SettledNotices
         oldStart = head;
         migrated = head;
         oldEnd = tail;
-        allocate((mask + 1) * 2);
+        final int doubled = (mask + 1) * 2;
+        allocate(expected > doubled ? Math.min(MAX_CAPACITY, Integer.highestOneBit(expected - 1) << 1) : doubled);
         changes++;
         if (migrated == oldEnd)
         {

@@ -38,10 +38,24 @@ class SettledNoticesTest
     @ValueSource(longs = {6, 7, 8})
     void shouldAnswerAsAMapWhileNoticesMoveIntoTheDoubledStructures(final long seed)
     {
-        answerAsAMap(seed, 40_000, 1_000_000);
+        answerAsAMap(seed, 40_000, 1_000_000, 0);
+    }
+
+    /** A replay's size hint, given a little way in: the next growth goes straight to it, and nothing answers differently. */
+    @ParameterizedTest
+    @ValueSource(longs = {9, 10})
+    void shouldAnswerAsAMapWhenAHintSizesItPartWay(final long seed)
+    {
+        answerAsAMap(seed, 40_000, 1_000_000, 60_000);
     }
 
     private static void answerAsAMap(final long seed, final long window, final long requestIds)
+    {
+        answerAsAMap(seed, window, requestIds, 0);
+    }
+
+    /** @param hint notices to {@link SettledNotices#expect} after the first 1,500 settled, 0 for none */
+    private static void answerAsAMap(final long seed, final long window, final long requestIds, final int hint)
     {
         final SettledNotices notices = new SettledNotices(window);
         final Map<Key, Integer> model = new HashMap<>();
@@ -65,6 +79,10 @@ class SettledNoticesTest
                 assertThat(notices.outcome(key.requestId(), key.campaignId())).isEqualTo(expected);
             }
             final boolean won = random.nextBoolean();
+            if (i == 1_500 && hint > 0)
+            {
+                notices.expect(hint);
+            }
             notices.settle(key.requestId(), key.campaignId(), won, now);
             if (expected == SettledNotices.NONE)
             {
@@ -181,5 +199,33 @@ class SettledNoticesTest
             notices.settle(i, 42, true, 1_000_000);
         }
         assertThat(notices.footprintBytes()).isLessThanOrEqualTo(24L * (1 << 20) + (1 << 20) / 8 + 16L * 1024);
+    }
+
+    @Test
+    void shouldGrowStraightToTheExpectedSizeOnceFullAndNotBefore()
+    {
+        final SettledNotices notices = new SettledNotices(60_000);
+        final long empty = notices.footprintBytes();
+        notices.expect(100_000);
+        for (long i = 0; i < 1_024; i++)
+        {
+            notices.settle(i, 42, false, 1_000_000);
+        }
+        assertThat(notices.footprintBytes()).as("nothing grows before it is full").isEqualTo(empty);
+
+        notices.settle(1_024, 42, true, 1_000_000);
+        final long grown = notices.footprintBytes();
+        assertThat(grown).as("one growth, to 2^17 notices").isGreaterThanOrEqualTo(24L * (1 << 17));
+        for (long i = 1_025; i < 1 << 17; i++)
+        {
+            notices.settle(i, 42, true, 1_000_000);
+        }
+        notices.expire(1_000_000);
+        assertThat(notices.footprintBytes()).as("no doubling on the way").isLessThanOrEqualTo(grown);
+        assertThat(notices.size()).isEqualTo(1 << 17);
+        assertThat(notices.outcome(7, 42)).isEqualTo(SettledNotices.LOST);
+        assertThat(notices.outcome(1_024, 42)).isEqualTo(SettledNotices.WON);
+        assertThat(notices.outcome((1 << 17) - 1, 42)).isEqualTo(SettledNotices.WON);
+        assertThat(notices.outcome(1 << 17, 42)).isEqualTo(SettledNotices.NONE);
     }
 }

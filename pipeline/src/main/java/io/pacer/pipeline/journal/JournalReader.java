@@ -80,6 +80,8 @@ public final class JournalReader
     private long tornOffset = -1;
     private long lastSequence = -1;
     private long records;
+    /** Counts the notices of the segments being read, ahead of them; null when there is none. */
+    private NoticeCensus census;
 
     public JournalReader(final Path dir)
     {
@@ -123,15 +125,58 @@ public final class JournalReader
     public void read(final RecordHandler handler, final boolean truncateTornTail, final long fromSequence)
     {
         final List<Path> segments = segments(dir);
-        for (int i = 0; i < segments.size(); i++)
+        int first = 0;
+        while (first + 1 < segments.size() && firstSequence(segments.get(first + 1)) <= fromSequence)
         {
-            if (i + 1 < segments.size() && firstSequence(segments.get(i + 1)) <= fromSequence)
-            {
-                continue;
-            }
-            // readSegment hands over no record below fromSequence: those are covered, or a gateway's name
-            readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail, fromSequence);
+            first++;
         }
+        census = countNotices(segments.subList(first, segments.size()));
+        try
+        {
+            for (int i = first; i < segments.size(); i++)
+            {
+                // readSegment hands over no record below fromSequence: those are covered, or a gateway's name
+                readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail, fromSequence);
+            }
+        }
+        finally
+        {
+            if (census != null)
+            {
+                census.close();
+            }
+        }
+    }
+
+    /**
+     * Starts counting the notices of {@code segments} from the first, as far as they were recorded
+     * with its shards and window and their headers read; null if there is nothing to count. Any
+     * problem here is left for {@link #readSegment} to find and report.
+     */
+    NoticeCensus countNotices(final List<Path> segments)
+    {
+        final List<NoticeCensus.Segment> counted = new ArrayList<>();
+        JournalHeader first = null;
+        for (final Path file : segments)
+        {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+            {
+                final long size = channel.size();
+                final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                final SegmentStart start = start(file, map);
+                if (first != null && !first.equals(start.header()))
+                {
+                    break;
+                }
+                first = start.header();
+                counted.add(new NoticeCensus.Segment(map, start.recordsAt(), size));
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                break;
+            }
+        }
+        return first == null ? null : new NoticeCensus(first, counted, "journal-census");
     }
 
     /**
@@ -186,33 +231,10 @@ public final class JournalReader
                 throw new JournalCorruptException(file, 0, "segment shorter than its header");
             }
             final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            map.order(JournalFormat.ORDER);
-            segment.wrap(map);
-            segmentHeader.wrap(segment, 0, SegmentHeaderDecoder.BLOCK_LENGTH, SegmentHeaderDecoder.SCHEMA_VERSION);
-            final int version = segmentHeader.version();
-            if (segmentHeader.magic() != JournalFormat.MAGIC || version < JournalFormat.VERSION_1 ||
-                version > JournalFormat.VERSION)
-            {
-                throw new JournalCorruptException(file, 0, "not a pacer journal segment of version 1 to " +
-                    JournalFormat.VERSION);
-            }
-            final ByteBuffer headerView = map.duplicate().order(JournalFormat.ORDER);
-            final PacingPolicy policy;
-            names.clear();
-            names.add("");
-            int position;
+            final SegmentStart start;
             try
             {
-                if (version >= JournalFormat.VERSION_4)
-                {
-                    policy = headerV4(version);
-                    position = segmentHeader.limit();
-                }
-                else
-                {
-                    policy = headerPolicy(version, headerView);
-                    position = headerView.position();
-                }
+                start = start(file, map);
             }
             catch (final IllegalArgumentException ex)
             {
@@ -223,7 +245,9 @@ public final class JournalReader
                 }
                 throw new JournalCorruptException(file, 0, "header: " + ex.getMessage());
             }
-            final JournalHeader header = new JournalHeader(segmentHeader.shards(), policy);
+            final int version = start.version();
+            final JournalHeader header = start.header();
+            int position = start.recordsAt();
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             final SegmentChecker checker = new SegmentChecker(map, position, size, "journal-check " + file.getFileName());
             try
@@ -259,6 +283,43 @@ public final class JournalReader
         {
             throw new UncheckedIOException("cannot read journal segment " + file, ex);
         }
+    }
+
+    /** What a segment's header says, and where its records start. */
+    private record SegmentStart(int version, JournalHeader header, int recordsAt)
+    {
+    }
+
+    /**
+     * Reads the header of segment {@code file}, mapped whole in {@code map}: {@link #segment} then
+     * wraps it, and {@link #names} holds its gateway table.
+     *
+     * @throws JournalCorruptException  if it is not a segment of a version this reader knows
+     * @throws IllegalArgumentException if the header is cut short (with the underflow as cause), or
+     *                                  records a tunable this version does not know
+     */
+    private SegmentStart start(final Path file, final MappedByteBuffer map)
+    {
+        map.order(JournalFormat.ORDER);
+        segment.wrap(map);
+        segmentHeader.wrap(segment, 0, SegmentHeaderDecoder.BLOCK_LENGTH, SegmentHeaderDecoder.SCHEMA_VERSION);
+        final int version = segmentHeader.version();
+        if (segmentHeader.magic() != JournalFormat.MAGIC || version < JournalFormat.VERSION_1 ||
+            version > JournalFormat.VERSION)
+        {
+            throw new JournalCorruptException(file, 0, "not a pacer journal segment of version 1 to " +
+                JournalFormat.VERSION);
+        }
+        names.clear();
+        names.add("");
+        if (version >= JournalFormat.VERSION_4)
+        {
+            final PacingPolicy policy = headerV4(version);
+            return new SegmentStart(version, new JournalHeader(segmentHeader.shards(), policy), segmentHeader.limit());
+        }
+        final ByteBuffer headerView = map.duplicate().order(JournalFormat.ORDER);
+        final PacingPolicy policy = headerPolicy(version, headerView);
+        return new SegmentStart(version, new JournalHeader(segmentHeader.shards(), policy), headerView.position());
     }
 
     /**
@@ -357,6 +418,11 @@ public final class JournalReader
         {
             LOG.error("JOURNAL TORN TAIL: {} at offset {} ({}); truncating there - a crash cut the last write short",
                 file, offset, problem);
+            if (census != null)
+            {
+                // it maps this file too, and a mapped read past the cut would fault
+                census.close();
+            }
             channel.truncate(wholeSegment ? 0 : offset);
             channel.force(true);
             if (wholeSegment)
@@ -524,6 +590,16 @@ public final class JournalReader
             names.add(null);
         }
         names.set(id, name);
+    }
+
+    /**
+     * How many notices each shard's dedupe window holds at most, counted ahead of the records
+     * handed over, for sizing a replay's tables; null when the read has no segment. It counts as
+     * far as the segments were recorded with the first one's shards and window.
+     */
+    public NoticeCensus census()
+    {
+        return census;
     }
 
     /** The last sequence read, -1 if none. */

@@ -72,7 +72,7 @@ public final class JournalRecovery
             LOG.info("journal {}: restored snapshot {} (covers sequences below {})", dir, snapshot.file(), from);
         }
         final JournalReader reader = new JournalReader(dir);
-        final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE);
+        final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE).sizedBy(reader);
         final JournalReader.RecordHandler checked = (record, header) ->
         {
             if (header.shards() != shards.size() || !continues(header.policy(), policy))
