@@ -245,13 +245,22 @@ public final class PacingShard
 
     /**
      * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: also reads where
-     * its reservation is indexed and, for a notice, where the dedupe window would find it (with
-     * a window of notices far larger than any cache, each of those is a miss of its own).
+     * its reservation is indexed.
      */
-    public long touch(final long requestId, final long campaignId, final boolean notice)
+    public long touch(final long requestId, final long campaignId)
     {
-        final long read = touch(campaignId) + reservations.touch(requestId);
-        return notice ? read + settled.touch(requestId, campaignId) : read;
+        return touch(campaignId) + reservations.touch(requestId);
+    }
+
+    /**
+     * Reads where the dedupe window would find this notice, and changes nothing (with a window of
+     * notices far larger than any cache, that is a miss of its own). Kept apart from
+     * {@link #touch(long, long)} so that a caller can touch a run of notices in a loop short enough
+     * for the processor to have all their misses in flight at once.
+     */
+    public long touchNotice(final long requestId, final long campaignId)
+    {
+        return settled.touch(requestId, campaignId);
     }
 
     /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */

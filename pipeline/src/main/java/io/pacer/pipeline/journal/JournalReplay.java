@@ -40,7 +40,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
-     * first, every record of it ({@link PacingShard#touch(long, long, boolean)}), so that their
+     * first, every record of it ({@link PacingShard#touchNotice}, {@link PacingShard#touch(long, long)}), so that their
      * cache misses overlap instead of each record waiting on its own.
      */
     static final int BLOCK = 16;
@@ -186,11 +186,20 @@ public final class JournalReplay implements JournalReader.RecordHandler
             expectNotices(sizing.census());
         }
         long read = 0;
+        // the notices' dedupe homes first, in a loop of their own: short enough that all their
+        // misses are in flight at once (in one loop with the rest, the reorder buffer held two or three)
         for (int i = 0; i < pendingCount; i++)
         {
             final JournalRecord r = pending[i];
-            read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId,
-                r.type != EventType.BID_REQUEST);
+            if (r.type != EventType.BID_REQUEST)
+            {
+                read += shards.get(router.shardOf(r.campaignId)).touchNotice(r.requestId, r.campaignId);
+            }
+        }
+        for (int i = 0; i < pendingCount; i++)
+        {
+            final JournalRecord r = pending[i];
+            read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId);
         }
         touched += read;
         final int count = pendingCount;
