@@ -327,15 +327,20 @@ final class ReplayCommand implements Callable<Integer>
         return null;
     }
 
-    /** One observer telling each of {@code observers}, in order. */
+    /** One observer telling each of {@code observers}, in order: the one itself if there is one (the audit alone). */
     private static JournalReplay.Observer all(final List<JournalReplay.Observer> observers)
     {
+        if (observers.size() == 1)
+        {
+            return observers.get(0);
+        }
+        final JournalReplay.Observer[] each = observers.toArray(new JournalReplay.Observer[0]);
         return new JournalReplay.Observer()
         {
             @Override
             public void applied(final JournalRecord record, final Reason replayed, final PacingShard shard)
             {
-                for (final JournalReplay.Observer observer : observers)
+                for (final JournalReplay.Observer observer : each)
                 {
                     observer.applied(record, replayed, shard);
                 }
