@@ -180,7 +180,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
     /** Applies the bids and notices still waiting, touching them all first: the replayed state is then whole. */
     public void finish()
     {
-        if (sizing != null && ++blocks == CENSUS_EVERY_BLOCKS)
+        if (sizing != null && pendingCount > 0 && ++blocks == CENSUS_EVERY_BLOCKS)
         {
             blocks = 0;
             expectNotices(sizing.census());
