@@ -263,7 +263,14 @@ final class ReplayCommand implements Callable<Integer>
         }
         else if (!events)
         {
-            out.print(json ? audit.json(journal, reader, replay) + "\n" : audit.text(journal, reader, replay));
+            if (json)
+            {
+                out.print(audit.json(journal, reader, replay) + "\n");
+            }
+            else
+            {
+                audit.printText(journal, reader, replay, out);
+            }
         }
         if (csv != null)
         {

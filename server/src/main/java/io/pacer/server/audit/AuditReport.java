@@ -128,8 +128,8 @@ public final class AuditReport implements JournalReplay.Observer
         return node.toString();
     }
 
-    /** The report as text. */
-    public String text(final Path journal, final JournalReader reader, final JournalReplay replay)
+    /** Prints the report as text to {@code out}, the campaigns' table as it is laid out (a row per campaign). */
+    public void printText(final Path journal, final JournalReader reader, final JournalReplay replay, final PrintStream out)
     {
         final StringBuilder text = new StringBuilder(1024);
         text.append(String.format(Locale.ROOT, "journal %s: %,d events, %s%n", journal, reader.records(),
@@ -157,8 +157,8 @@ public final class AuditReport implements JournalReplay.Observer
                 budgetNanos == 0 ? "-" : Amounts.percent(a.peakCommittedNanos, budgetNanos) + "% of budget",
                 noBids(a));
         }
-        campaigns.appendTo(text);
-        return text.toString();
+        out.append(text);
+        campaigns.printTo(out);
     }
 
     /** The report as one JSON object. */

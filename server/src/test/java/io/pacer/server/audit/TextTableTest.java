@@ -70,4 +70,24 @@ class TextTableTest
         assertThatThrownBy(() -> table.row("g1")).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("a row of 1 cells in a table of 2 columns");
     }
+
+    @Test
+    void shouldPrintToAStreamTheSameTextItAppendsAcrossManyChunks()
+    {
+        final TextTable table = new TextTable("campaign", "budget", "no-bids by reason");
+        for (int i = 0; i < 20_000; i++)
+        {
+            table.row(i, i * 1_000_003L, i % 3 == 0 ? "" : "PACING " + i);
+        }
+        final StringBuilder appended = new StringBuilder();
+        table.appendTo(appended);
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        final java.io.PrintStream out = new java.io.PrintStream(bytes, false, java.nio.charset.StandardCharsets.UTF_8);
+
+        table.printTo(out);
+        out.flush();
+
+        assertThat(appended.length()).as("several 64 KB chunks").isGreaterThan(4 * 64 * 1024);
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(appended.toString());
+    }
 }
