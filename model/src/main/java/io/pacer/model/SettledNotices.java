@@ -18,8 +18,9 @@ import java.io.IOException;
  * index entry holds the notice's ring slot and five bits of its key's hash (a probe past another
  * key reads that key only once in 31 times); one time mark per distinct settle millisecond says
  * where each millisecond's notices begin. That is 24 bytes and a bit a notice (16 in the ring, 8
- * of index), plus 16 bytes a millisecond. No object is made per notice, and the structures only grow (doubling)
- * when the window holds more notices than ever before. The ring and the index are kept in chunks
+ * of index), plus 16 bytes a millisecond. No object is made per notice, and the structures only
+ * grow (doubling, or to a replay's {@link #expect hint}) when the window holds more notices than
+ * ever before. The ring and the index are kept in chunks
  * of 1 Mi entries, so that no allocation is large (a single array of hundreds of MB is zeroed
  * without a safepoint poll).
  *
@@ -79,7 +80,7 @@ public final class SettledNotices
     private int[][] index;
 
     /**
-     * While growing: the structures before the doubling, which held the sequences [oldStart, oldEnd)
+     * While growing: the structures before the growth, which held the sequences [oldStart, oldEnd)
      * (as many as their ring has slots) and still hold [migrated, oldEnd).
      */
     private long[][] oldKeys;
@@ -115,7 +116,7 @@ public final class SettledNotices
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
-    /** How many notices the window is expected to hold at most ({@link #expect}): a doubling goes straight there. */
+    /** How many notices the window is expected to hold at most ({@link #expect}): a growth goes straight there. */
     private int expected;
 
     private long[] markMillis;
@@ -171,7 +172,7 @@ public final class SettledNotices
     /**
      * Reads the index position a lookup of this notice starts at (and the old index's, while
      * growing), and changes nothing: a caller about to apply a run of notices touches them first,
-     * so that their cache misses overlap (see {@link PacingShard#touch}).
+     * so that their cache misses overlap (see {@link PacingShard#touchNotice}).
      */
     int touch(final long requestId, final long campaignId)
     {
@@ -307,15 +308,15 @@ public final class SettledNotices
     }
 
     /**
-     * A capacity hint: the window will hold about {@code notices} at most, so the next time the
-     * structures must grow they grow straight to that size (a power of two, at most 2^27) instead of
-     * doubling their way there, moving what they hold once. Nothing grows before it is full, and no
-     * lookup, outcome or snapshot changes (capacity is never observable); a hint too small only
-     * leaves the doubling to go on from there.
+     * A capacity hint, replacing any before: the window will hold about {@code notices} at most, so
+     * the next time the structures must grow they grow straight to that size (a power of two, at most
+     * 2^27) instead of doubling their way there, moving what they hold once. Nothing grows before it
+     * is full, and no lookup, outcome or snapshot changes (only {@link #footprintBytes} sees the
+     * capacity); a hint too small, or 0, leaves the doubling to go on from there.
      */
     public void expect(final int notices)
     {
-        expected = Math.max(expected, Math.min(notices, MAX_CAPACITY));
+        expected = Math.max(0, Math.min(notices, MAX_CAPACITY));
     }
 
     /** Notices remembered now. */
@@ -569,7 +570,7 @@ public final class SettledNotices
     }
 
     /**
-     * Moves up to {@code count} of the oldest notices not yet moved into the doubled structures, in
+     * Moves up to {@code count} of the oldest notices not yet moved into the grown structures, in
      * blocks of {@link #MIGRATE_BATCH}: each is read from the old ring in order, with its outcome,
      * and put in the first empty position of the new index (it cannot be there already); the old
      * index is not touched. A block's home positions are read first, all of them: each is a cache

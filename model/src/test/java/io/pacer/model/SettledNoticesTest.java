@@ -220,12 +220,27 @@ class SettledNoticesTest
         {
             notices.settle(i, 42, true, 1_000_000);
         }
-        notices.expire(1_000_000);
         assertThat(notices.footprintBytes()).as("no doubling on the way").isLessThanOrEqualTo(grown);
         assertThat(notices.size()).isEqualTo(1 << 17);
         assertThat(notices.outcome(7, 42)).isEqualTo(SettledNotices.LOST);
         assertThat(notices.outcome(1_024, 42)).isEqualTo(SettledNotices.WON);
         assertThat(notices.outcome((1 << 17) - 1, 42)).isEqualTo(SettledNotices.WON);
         assertThat(notices.outcome(1 << 17, 42)).isEqualTo(SettledNotices.NONE);
+    }
+
+    @Test
+    void shouldDoubleAgainOnceTheHintIsWithdrawn()
+    {
+        final SettledNotices notices = new SettledNotices(60_000);
+        final long empty = notices.footprintBytes();
+        notices.expect(100_000);
+        notices.expect(0);
+        for (long i = 0; i <= 1_024; i++)
+        {
+            notices.settle(i, 42, false, 1_000_000);
+        }
+        assertThat(notices.footprintBytes()).as("doubled, not grown to the withdrawn hint")
+            .isGreaterThan(empty).isLessThan(24L * (1 << 17));
+        assertThat(notices.outcome(1_024, 42)).isEqualTo(SettledNotices.LOST);
     }
 }

@@ -80,6 +80,8 @@ public final class JournalReader
     private long tornOffset = -1;
     private long lastSequence = -1;
     private long records;
+    /** Whether a read counts its notices ahead ({@link #countingNotices}). */
+    private boolean countingNotices;
     /** Counts the notices of the segments being read, ahead of them; null when there is none. */
     private NoticeCensus census;
 
@@ -130,7 +132,7 @@ public final class JournalReader
         {
             first++;
         }
-        census = countNotices(segments.subList(first, segments.size()));
+        census = countingNotices ? countNotices(segments.subList(first, segments.size())) : null;
         try
         {
             for (int i = first; i < segments.size(); i++)
@@ -150,8 +152,8 @@ public final class JournalReader
 
     /**
      * Starts counting the notices of {@code segments} from the first, as far as they were recorded
-     * with its shards and window and their headers read; null if there is nothing to count. Any
-     * problem here is left for {@link #readSegment} to find and report.
+     * with its header (shards and tunables) and their headers read; null if there is nothing to
+     * count. Any problem here is left for {@link #readSegment} to find and report.
      */
     NoticeCensus countNotices(final List<Path> segments)
     {
@@ -162,21 +164,24 @@ public final class JournalReader
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
             {
                 final long size = channel.size();
-                final MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-                final SegmentStart start = start(file, map);
+                if (size < JournalFormat.VERSION_1_HEADER_LENGTH)
+                {
+                    break;
+                }
+                final SegmentStart start = start(file, channel.map(FileChannel.MapMode.READ_ONLY, 0, size));
                 if (first != null && !first.equals(start.header()))
                 {
                     break;
                 }
                 first = start.header();
-                counted.add(new NoticeCensus.Segment(map, start.recordsAt(), size));
+                counted.add(new NoticeCensus.Segment(file, start.recordsAt(), size));
             }
             catch (final IOException | RuntimeException ex)
             {
                 break;
             }
         }
-        return first == null ? null : new NoticeCensus(first, counted, "journal-census");
+        return first == null ? null : NoticeCensus.start(first, counted, "journal-census");
     }
 
     /**
@@ -593,9 +598,22 @@ public final class JournalReader
     }
 
     /**
+     * Makes every read from now on count the journal's notices ahead of the records it hands over,
+     * on a thread of its own, for {@link #census()}: a replay sizes its dedupe tables by it.
+     *
+     * @return this reader
+     */
+    public JournalReader countingNotices()
+    {
+        countingNotices = true;
+        return this;
+    }
+
+    /**
      * How many notices each shard's dedupe window holds at most, counted ahead of the records
-     * handed over, for sizing a replay's tables; null when the read has no segment. It counts as
-     * far as the segments were recorded with the first one's shards and window.
+     * handed over, for sizing a replay's tables; null unless {@link #countingNotices} was asked for
+     * and the read has a segment. It counts as far as the segments were recorded with the first
+     * one's header.
      */
     public NoticeCensus census()
     {

@@ -71,7 +71,7 @@ public final class JournalRecovery
             SnapshotStore.restore(snapshot, shards);
             LOG.info("journal {}: restored snapshot {} (covers sequences below {})", dir, snapshot.file(), from);
         }
-        final JournalReader reader = new JournalReader(dir);
+        final JournalReader reader = new JournalReader(dir).countingNotices();
         final JournalReplay replay = new JournalReplay(shards, JournalReplay.Observer.NONE).sizedBy(reader);
         final JournalReader.RecordHandler checked = (record, header) ->
         {
@@ -97,6 +97,8 @@ public final class JournalRecovery
         }
         // the bids and notices read before the end (or the corrupt record) are all valid
         replay.finish();
+        // live, the dedupe tables grow by doubling from what they hold: the journal's old peak is no guide
+        shards.forEach(shard -> shard.expectNotices(0));
         writer.resumeAt(Math.max(reader.lastSequence() + 1, from));
         LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,

@@ -46,6 +46,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
     static final int BLOCK = 16;
     /** Every this many blocks, the shards' dedupe tables are told the {@link NoticeCensus}'s latest estimate. */
     private static final int CENSUS_EVERY_BLOCKS = 64;
+    /** What a dedupe table takes a notice, with its index at most half full (SettledNotices). */
+    private static final long BYTES_PER_NOTICE = 24;
 
     private final List<PacingShard> shards;
     private final ShardRouter router;
@@ -99,7 +101,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
     {
         final JournalReplay[] replay = new JournalReplay[1];
         final boolean[] past = new boolean[1];
-        reader.read((record, header) ->
+        reader.countingNotices().read((record, header) ->
         {
             if (past[0] || record.epochMillis > untilMillis)
             {
@@ -131,8 +133,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Sizes the shards' dedupe tables from {@code reader}'s {@link JournalReader#census() census}
-     * as it reads: each table then grows straight to the most notices its window holds in the
-     * journal, instead of doubling its way there. Changes no decision and no output.
+     * as it reads (a reader {@link JournalReader#countingNotices() counting notices}): each table
+     * then grows straight to the most notices its window holds in the journal, instead of doubling
+     * its way there, up to a quarter of the heap in all. Changes no decision and no output.
      *
      * @return this replay
      */
@@ -214,9 +217,12 @@ public final class JournalReplay implements JournalReader.RecordHandler
     {
         if (census != null && census.shards() == shards.size())
         {
+            // the census also counts duplicates and unknown campaigns' notices, which no table holds:
+            // a flood of those must not size the tables past what the heap can give them
+            final long perShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / BYTES_PER_NOTICE;
             for (int i = 0; i < shards.size(); i++)
             {
-                shards.get(i).expectNotices(census.expected(i));
+                shards.get(i).expectNotices((int)Math.min(census.expected(i), perShard));
             }
         }
     }

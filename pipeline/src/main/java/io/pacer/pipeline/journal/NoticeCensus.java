@@ -6,7 +6,11 @@ import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.RecordType;
 import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -17,20 +21,24 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * first fills instead of doubling its way there (on a 10M-event journal shorter than its window,
  * the doublings, and the collector copying what they allocated, were a third of the replay).
  *
- * <p>The census walks the records' framing only: no CRC (the segment checkers do that), and it
- * stops at the first record whose length is impossible. Notices are counted per shard in buckets
- * of an eighth of the window, by the latest record time seen; the most any run of buckets spanning
- * a window has held is the estimate. It counts every notice (duplicates and unknown campaigns too)
- * and may run ahead of or lag a shard's own time, so it is a hint, not a bound: a table sized by it
- * answers exactly as one that doubled.
+ * <p>The census walks the records' framing only: no CRC (the segment checkers do that); it maps
+ * one segment at a time and stops quietly at the first record it cannot read. Notices are counted
+ * per shard in buckets of an eighth of the window, by the latest record time seen; the most any
+ * run of buckets spanning a window has held is the estimate (at most a bucket's worth above the
+ * true most). It counts every notice, duplicates and unknown campaigns too, and may run ahead of
+ * or lag a shard's own time, so it is a hint, not a bound: a table sized by it answers exactly as
+ * one that doubled.
  */
-public final class NoticeCensus implements Runnable
+public final class NoticeCensus
 {
     /** How many records pass between two publications of the estimates. */
     private static final int PUBLISH_EVERY = 4096;
+    /** A notice's record must reach this far into its payload: the campaign id's end. */
+    private static final int NOTICE_LENGTH = Math.max(WinRecordDecoder.campaignIdEncodingOffset(),
+        LossRecordDecoder.campaignIdEncodingOffset()) + Long.BYTES;
 
-    /** A segment's records to count: from {@code recordsAt} to {@code size} of {@code map}. */
-    record Segment(ByteBuffer map, int recordsAt, long size)
+    /** A segment's records to count: from {@code recordsAt} to {@code size} of {@code file}. */
+    record Segment(Path file, int recordsAt, long size)
     {
     }
 
@@ -48,29 +56,44 @@ public final class NoticeCensus implements Runnable
     private long bucket = Long.MIN_VALUE;
     private volatile boolean stop;
 
-    /**
-     * Starts counting {@code segments}' notices, all recorded as {@code header} says.
-     *
-     * @param name the thread's name
-     */
-    NoticeCensus(final JournalHeader header, final List<Segment> segments, final String name)
+    private NoticeCensus(final int shards, final long windowMillis, final List<Segment> segments, final String name)
     {
-        final int shards = header.shards();
-        final long windowMillis = header.policy().noticeDedupeWindowMillis();
         this.segments = segments;
         this.router = new ShardRouter(shards);
         this.bucketMillis = Math.max(1, windowMillis / 8);
-        this.span = windowMillis == 0 ? 0 : (int)((windowMillis + bucketMillis - 1) / bucketMillis) + 1;
+        this.span = windowMillis <= 0 ? 0 :
+            (int)(windowMillis / bucketMillis + (windowMillis % bucketMillis == 0 ? 0 : 1)) + 1;
         this.buckets = new int[shards][span];
         this.inWindow = new int[shards];
         this.most = new int[shards];
         this.published = new AtomicIntegerArray(shards);
-        this.thread = new Thread(this, name);
+        this.thread = new Thread(this::count, name);
         thread.setDaemon(true);
-        if (span > 0)
+    }
+
+    /**
+     * Starts counting {@code segments}' notices, all recorded as {@code header} says.
+     *
+     * @param name the thread's name
+     * @return the census, or null if {@code header} cannot be counted for (no shard router for its shards)
+     */
+    static NoticeCensus start(final JournalHeader header, final List<Segment> segments, final String name)
+    {
+        final NoticeCensus census;
+        try
         {
-            thread.start();
+            census = new NoticeCensus(header.shards(), header.policy().noticeDedupeWindowMillis(), segments, name);
         }
+        catch (final IllegalArgumentException ex)
+        {
+            // shards that are no power of two: the reader reports the journal as it finds it
+            return null;
+        }
+        if (census.span > 0)
+        {
+            census.thread.start();
+        }
+        return census;
     }
 
     /** Shards counted for. */
@@ -85,46 +108,18 @@ public final class NoticeCensus implements Runnable
         return published.get(shard);
     }
 
-    @Override
-    public void run()
-    {
-        for (final Segment segment : segments)
-        {
-            final ByteBuffer map = segment.map().duplicate().order(JournalFormat.ORDER);
-            long position = segment.recordsAt();
-            int records = 0;
-            while (!stop && position + JournalFormat.RECORD_HEADER_LENGTH <= segment.size())
-            {
-                final int length = map.getInt((int)position);
-                final long next = position + JournalFormat.RECORD_HEADER_LENGTH + length;
-                if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD ||
-                    next > segment.size())
-                {
-                    break;
-                }
-                count(map, (int)position + JournalFormat.RECORD_HEADER_LENGTH);
-                position = next;
-                if (++records == PUBLISH_EVERY)
-                {
-                    records = 0;
-                    publish();
-                }
-            }
-            publish();
-        }
-    }
-
-    /** Waits until every record has been counted. */
+    /** Waits until every record has been counted (or the census stopped). */
     void awaitCounted() throws InterruptedException
     {
         thread.join();
     }
 
-    /** Stops counting and waits for the thread to end. */
+    /** Stops counting and waits for the thread to end (even if interrupted: a segment may be cut next). */
     void close()
     {
         stop = true;
-        if (thread.isAlive())
+        boolean interrupted = false;
+        while (thread.isAlive())
         {
             try
             {
@@ -132,28 +127,77 @@ public final class NoticeCensus implements Runnable
             }
             catch (final InterruptedException ex)
             {
-                Thread.currentThread().interrupt();
+                interrupted = true;
             }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** Counts the record whose payload is at {@code payload} if it is a notice. */
-    private void count(final ByteBuffer map, final int payload)
+    private void count()
+    {
+        try
+        {
+            for (final Segment segment : segments)
+            {
+                if (stop || !count(segment))
+                {
+                    break;
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // a hint only: the reader finds and reports whatever is wrong with the journal
+        }
+        finally
+        {
+            publish();
+        }
+    }
+
+    /** @return whether every record of the segment could be read */
+    private boolean count(final Segment segment) throws IOException
+    {
+        final ByteBuffer map;
+        try (FileChannel channel = FileChannel.open(segment.file(), StandardOpenOption.READ))
+        {
+            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, segment.size()).order(JournalFormat.ORDER);
+        }
+        long position = segment.recordsAt();
+        int records = 0;
+        while (!stop && position + JournalFormat.RECORD_HEADER_LENGTH <= segment.size())
+        {
+            final int length = map.getInt((int)position);
+            final long next = position + JournalFormat.RECORD_HEADER_LENGTH + length;
+            if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD ||
+                next > segment.size())
+            {
+                return false;
+            }
+            count(map, (int)position + JournalFormat.RECORD_HEADER_LENGTH, length);
+            position = next;
+            if (++records == PUBLISH_EVERY)
+            {
+                records = 0;
+                publish();
+            }
+        }
+        return true;
+    }
+
+    /** Counts the record of {@code length} bytes whose payload is at {@code payload} if it is a notice. */
+    private void count(final ByteBuffer map, final int payload, final int length)
     {
         final byte type = map.get(payload + RecordHeaderDecoder.typeEncodingOffset());
-        final int campaignAt;
-        if (type == RecordType.WIN_NOTICE.value())
-        {
-            campaignAt = WinRecordDecoder.campaignIdEncodingOffset();
-        }
-        else if (type == RecordType.LOSS_NOTICE.value())
-        {
-            campaignAt = LossRecordDecoder.campaignIdEncodingOffset();
-        }
-        else
+        if ((type != RecordType.WIN_NOTICE.value() && type != RecordType.LOSS_NOTICE.value()) || length < NOTICE_LENGTH)
         {
             return;
         }
+        final int campaignAt = type == RecordType.WIN_NOTICE.value() ?
+            WinRecordDecoder.campaignIdEncodingOffset() : LossRecordDecoder.campaignIdEncodingOffset();
         final long at = Math.floorDiv(map.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset()), bucketMillis);
         if (at > bucket)
         {
@@ -175,10 +219,12 @@ public final class NoticeCensus implements Runnable
         }
     }
 
-    /** Moves the current bucket on to {@code at}, emptying the buckets that fall out of the window. */
+    /** Moves the current bucket on to {@code at} (later), emptying the buckets that fall out of the window. */
     private void advanceTo(final long at)
     {
-        final long passed = bucket == Long.MIN_VALUE ? span : Math.min(span, at - bucket);
+        final long gap = at - bucket;
+        // the first bucket, a jump of a whole window or more, or one too far to subtract: all of them
+        final long passed = bucket == Long.MIN_VALUE || gap < 0 || gap >= span ? span : gap;
         for (long b = at - passed + 1; b <= at; b++)
         {
             final int slot = (int)Math.floorMod(b, (long)span);

@@ -5,19 +5,23 @@ import io.pacer.units.Units;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The census estimates, per shard, the most notices a dedupe window holds in a journal, across
- * segment boundaries: at least the true most, and at most an eighth of a window's worth more.
+ * segment boundaries: at least the true most, and at most a bucket's worth (an eighth of a window)
+ * more; it stops quietly where the journal cannot be read.
  */
 class NoticeCensusTest
 {
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
-    private static final PacingPolicy ONE_SECOND_WINDOW = new PacingPolicy(Units.durationMillis(500),
-        Units.durationMillis(1_000), Units.durationMillis(1_000));
+    private static final PacingPolicy FOUR_SECOND_WINDOW = new PacingPolicy(Units.durationMillis(500),
+        Units.durationMillis(1_000), Units.durationMillis(4_000));
 
     @TempDir
     Path dir;
@@ -25,37 +29,86 @@ class NoticeCensusTest
     @Test
     void shouldCountTheMostNoticesOneWindowHoldsPerShardAcrossSegments() throws Exception
     {
-        try (JournalWriter w = new JournalWriter(dir, 0, 2, ONE_SECOND_WINDOW, 16 * 1024, JournalWriter.FsyncPolicy.NEVER, 100))
+        // segments of ~1 s of this journal, a window of 4 s: every window spans several segments
+        try (JournalWriter w = new JournalWriter(dir, 0, 2, FOUR_SECOND_WINDOW, 16 * 1024, JournalWriter.FsyncPolicy.NEVER, 100))
         {
             long request = 0;
-            for (int ms = 0; ms < 5_000; ms += 10)
+            for (int ms = 0; ms < 10_000; ms += 10)
             {
-                // shard 0 (even campaigns): one notice every 10 ms, 100 a window, all along
+                // shard 0 (even campaigns): one notice every 10 ms, 400 a window, all along
                 w.notice(ms % 20 == 0, T0 + ms, request++, 2, 1_000);
                 w.bid(T0 + ms, request++, 3, 1_000, 0);
                 w.tick(T0 + ms);
                 w.endOfBatch();
             }
-            // shard 1 (odd campaigns): a burst of 300 in one millisecond, then 50 more half a second on
-            for (int i = 0; i < 300; i++)
+            // shard 1 (odd campaigns): 300 in one millisecond, then 50 more three seconds on, over several segments
+            for (int i = 0; i < 350; i++)
             {
-                w.notice(false, T0 + 5_000, request++, 3, 1_000);
+                w.notice(i % 2 == 0, T0 + (i < 300 ? 10_000 : 13_000), request++, i % 2 == 0 ? 3 : 5, 1_000);
+                w.tick(T0 + (i < 300 ? 10_000 : 13_000));
+                if (i % 10 == 9)
+                {
+                    w.endOfBatch();
+                }
             }
-            for (int i = 0; i < 50; i++)
-            {
-                w.notice(true, T0 + 5_500, request++, 5, 1_000);
-            }
-            w.endOfBatch();
         }
-        final JournalReader reader = new JournalReader(dir);
-        assertThat(JournalReader.segments(dir)).as("several segments").hasSizeGreaterThan(3);
+        final List<Path> segments = JournalReader.segments(dir);
+        assertThat(segments).as("segments shorter than the window").hasSizeGreaterThan(8);
 
-        final NoticeCensus census = reader.countNotices(JournalReader.segments(dir));
+        final NoticeCensus census = new JournalReader(dir).countNotices(segments);
         census.awaitCounted();
 
         assertThat(census.shards()).isEqualTo(2);
-        assertThat(census.expected(0)).isBetween(100, 100 + 100 / 8 + 1);
+        assertThat(census.expected(0)).isBetween(400, 400 + 400 / 8 + 1);
         assertThat(census.expected(1)).isEqualTo(350);
+    }
+
+    @Test
+    void shouldStopQuietlyAtARecordItCannotReadAndKeepWhatItCounted() throws Exception
+    {
+        final long cut;
+        try (JournalWriter w = new JournalWriter(dir, 0, 1, FOUR_SECOND_WINDOW, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                w.notice(false, T0 + i, i, 2, 1_000);
+            }
+            w.endOfBatch();
+            cut = Files.size(JournalReader.segments(dir).get(0));
+            for (int i = 20; i < 40; i++)
+            {
+                w.notice(false, T0 + i, i, 2, 1_000);
+            }
+            w.endOfBatch();
+        }
+        // the 21st record's length: impossible
+        try (RandomAccessFile file = new RandomAccessFile(JournalReader.segments(dir).get(0).toFile(), "rw"))
+        {
+            file.seek(cut);
+            file.writeInt(-7);
+        }
+
+        final NoticeCensus census = new JournalReader(dir).countNotices(JournalReader.segments(dir));
+        census.awaitCounted();
+
+        assertThat(census.expected(0)).isEqualTo(20);
+    }
+
+    @Test
+    void shouldCountOnlyForAReaderAskedTo() throws Exception
+    {
+        try (JournalWriter w = new JournalWriter(dir, 0, 1, FOUR_SECOND_WINDOW, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            w.notice(true, T0, 1, 2, 1_000);
+            w.endOfBatch();
+        }
+        final JournalReader plain = new JournalReader(dir);
+        plain.read((record, header) -> { }, false);
+        final JournalReader counting = new JournalReader(dir).countingNotices();
+        counting.read((record, header) -> { }, false);
+
+        assertThat(plain.census()).isNull();
+        assertThat(counting.census()).isNotNull();
     }
 
     @Test
