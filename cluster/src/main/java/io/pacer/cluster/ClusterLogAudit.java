@@ -11,6 +11,7 @@ import org.agrona.collections.LongArrayList;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * The audit of a member's own log: the log recorded in its archive ({@link ClusterLogReader}) is
@@ -152,7 +153,7 @@ public final class ClusterLogAudit
         h = h * 31 + record.cpmMicros();
         h = h * 31 + record.reason();
         // the definition, not its text: a segment of either format hashes the same, and none is rendered
-        h = h * 31 + (record.definition() == null ? 0 : record.definition().hashCode());
+        h = h * 31 + Objects.hashCode(record.definition());
         return h;
     }
 }

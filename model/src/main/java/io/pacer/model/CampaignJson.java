@@ -40,7 +40,7 @@ public final class CampaignJson
     }
 
     /** The most bytes {@link #writeDefinition} writes for {@code d}. */
-    public static int maxDefinitionLength(final CampaignDefinition d)
+    private static int maxDefinitionLength(final CampaignDefinition d)
     {
         return 384 + d.timeZone().getId().length();
     }
@@ -50,7 +50,7 @@ public final class CampaignJson
      * large campaigns file or a bulk PUT renders a million of them); returns the length. A zone id
      * is ASCII and needs no escaping ({@link java.time.ZoneId}'s rules).
      */
-    public static int writeDefinition(final MutableDirectBuffer json, final int index, final CampaignDefinition d)
+    private static int writeDefinition(final MutableDirectBuffer json, final int index, final CampaignDefinition d)
     {
         int i = index;
         i += json.putStringWithoutLengthAscii(i, "{\"id\":");

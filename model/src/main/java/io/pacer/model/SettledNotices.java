@@ -56,6 +56,9 @@ public final class SettledNotices
     /** A loss was settled for this key (and no win since). */
     public static final int LOST = 2;
 
+    /** Bytes the ring and the index take for each notice they have room for (the outcome bits aside). */
+    public static final long BYTES_PER_NOTICE = 24;
+
     private static final int INITIAL_CAPACITY = 1 << 10;
     private static final int SLOT_BITS = 27;
     private static final int MAX_CAPACITY = 1 << SLOT_BITS;
@@ -279,16 +282,14 @@ public final class SettledNotices
         while (head < end)
         {
             final int block = (int)Math.min(MIGRATE_BATCH, end - head);
-            int read = 0;
-            for (int i = 0; i < block; i++)
-            {
-                final int slot = (int)((head + i) & mask);
-                blockHashes[i] = hash(get(keys, 2 * slot), get(keys, 2 * slot + 1));
-                read += get(index, (int)blockHashes[i] & indexMask);
-            }
+            int read = hashBlock(keys, mask, head, block, indexMask, true);
             // then the keys of the entries probed from each home, which closing its gap reads
             for (int i = 0; i < block; i++)
             {
+                if (isOld(head + i))
+                {
+                    continue;
+                }
                 int entry;
                 for (int at = (int)blockHashes[i] & indexMask; (entry = get(index, at)) != 0; at = (at + 1) & indexMask)
                 {
@@ -335,7 +336,7 @@ public final class SettledNotices
     /** Ring, outcome bits and index for {@code capacity} notices. */
     private static long bytes(final long capacity)
     {
-        return 24L * capacity + 8L * Math.max(1, capacity >>> 6);
+        return BYTES_PER_NOTICE * capacity + 8L * Math.max(1, capacity >>> 6);
     }
 
     /** Writes the remembered notices in settle order, each with its outcome and settle time. */
@@ -583,14 +584,7 @@ public final class SettledNotices
         for (long left = Math.min(count, oldEnd - migrated); left > 0; left -= MIGRATE_BATCH)
         {
             final int block = (int)Math.min(MIGRATE_BATCH, left);
-            int read = 0;
-            for (int i = 0; i < block; i++)
-            {
-                final int oldSlot = (int)((migrated + i) & oldMask);
-                blockHashes[i] = hash(get(oldKeys, 2 * oldSlot), get(oldKeys, 2 * oldSlot + 1));
-                read += get(index, (int)blockHashes[i] & newIndexMask);
-            }
-            touched += read;
+            touched += hashBlock(oldKeys, oldMask, migrated, block, newIndexMask, false);
             for (int i = 0; i < block; i++)
             {
                 moveOldest(blockHashes[i], newIndexMask);
@@ -600,6 +594,32 @@ public final class SettledNotices
         {
             dropOld();
         }
+    }
+
+    /**
+     * Hashes into {@link #blockHashes} the keys of the {@code block} notices of {@code ring} from
+     * sequence {@code from} on, and reads each one's home position in {@link #index} (whose mask is
+     * {@code indexMask}), all before any is used, so that their cache misses overlap.
+     *
+     * @param skipUnmoved skip a notice not yet moved out of the old structures (its slot in the new
+     *                    ring holds nothing yet)
+     * @return what was read (means nothing: keep it, so the reads are not optimised away)
+     */
+    private int hashBlock(final long[][] ring, final int ringMask, final long from, final int block, final int indexMask,
+        final boolean skipUnmoved)
+    {
+        int read = 0;
+        for (int i = 0; i < block; i++)
+        {
+            if (skipUnmoved && isOld(from + i))
+            {
+                continue;
+            }
+            final int slot = (int)((from + i) & ringMask);
+            blockHashes[i] = hash(get(ring, 2 * slot), get(ring, 2 * slot + 1));
+            read += get(index, (int)blockHashes[i] & indexMask);
+        }
+        return read;
     }
 
     /** Moves the oldest notice not yet moved, whose key hashes to {@code hash}, into the new structures. */

@@ -38,7 +38,7 @@ class SettledNoticesTest
     @ValueSource(longs = {6, 7, 8})
     void shouldAnswerAsAMapWhileNoticesMoveIntoTheDoubledStructures(final long seed)
     {
-        answerAsAMap(seed, 40_000, 1_000_000, 0);
+        answerAsAMap(seed, 40_000, 1_000_000);
     }
 
     /** A replay's size hint, given a little way in: the next growth goes straight to it, and nothing answers differently. */

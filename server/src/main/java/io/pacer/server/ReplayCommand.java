@@ -356,7 +356,10 @@ final class ReplayCommand implements Callable<Integer>
             @Override
             public void begin(final JournalHeader header)
             {
-                observers.forEach(observer -> observer.begin(header));
+                for (final JournalReplay.Observer observer : each)
+                {
+                    observer.begin(header);
+                }
             }
         };
     }

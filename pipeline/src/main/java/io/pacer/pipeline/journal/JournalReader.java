@@ -1,7 +1,6 @@
 package io.pacer.pipeline.journal;
 
 import io.pacer.model.CampaignDefinition;
-
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.GatewayIds;
@@ -16,15 +15,15 @@ import io.pacer.pipeline.journal.sbe.RecordType;
 import io.pacer.pipeline.journal.sbe.SegmentHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.io.DirectBufferInputStream;
+import org.agrona.io.DirectBufferDataInput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -62,8 +61,7 @@ public final class JournalReader
 
     private final Path dir;
     /** Where a version 5 campaign update's definition is read from, through {@code CampaignDefinition.read}. */
-    private final DirectBufferInputStream definitionBytes = new DirectBufferInputStream();
-    private final DataInputStream definitionIn = new DataInputStream(definitionBytes);
+    private final DirectBufferDataInput definitionIn = new DirectBufferDataInput(new UnsafeBuffer(new byte[0]));
     private final JournalRecord record = new JournalRecord();
     private final CRC32C crc = new CRC32C();
     /** The mapped segment being read, for the generated codecs. */
@@ -88,6 +86,8 @@ public final class JournalReader
     public JournalReader(final Path dir)
     {
         this.dir = dir;
+        // CampaignDefinition.write writes through java.io.DataOutput: big-endian
+        definitionIn.byteOrder(ByteOrder.BIG_ENDIAN);
     }
 
     /** The segment files, oldest first. */
@@ -525,7 +525,7 @@ public final class JournalReader
      */
     private CampaignDefinition definition(final int offset, final int length)
     {
-        definitionBytes.wrap(segment, offset, length);
+        definitionIn.wrap(segment, offset, length);
         try
         {
             return CampaignDefinition.read(definitionIn);

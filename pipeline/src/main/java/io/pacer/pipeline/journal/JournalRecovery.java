@@ -97,8 +97,6 @@ public final class JournalRecovery
         }
         // the bids and notices read before the end (or the corrupt record) are all valid
         replay.finish();
-        // live, the dedupe tables grow by doubling from what they hold: the journal's old peak is no guide
-        shards.forEach(shard -> shard.expectNotices(0));
         writer.resumeAt(Math.max(reader.lastSequence() + 1, from));
         LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,

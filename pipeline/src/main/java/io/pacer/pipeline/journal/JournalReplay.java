@@ -4,6 +4,7 @@ import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.PacingShard;
+import io.pacer.model.SettledNotices;
 import io.pacer.model.ShardRouter;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacingStep;
@@ -52,8 +53,6 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * journal whose notices come back at once holds a few hundred (1.06-1.08x the replay).
      */
     private static final int REPLAY_EXPECTED_OPEN = 1 << 10;
-    /** What a dedupe table takes a notice, with its index at most half full (SettledNotices). */
-    private static final long BYTES_PER_NOTICE = 24;
 
     private final List<PacingShard> shards;
     private final ShardRouter router;
@@ -70,12 +69,19 @@ public final class JournalReplay implements JournalReader.RecordHandler
     private CampaignDefinition definition;
     /** Where the notice census comes from, or null (see {@link #sizedBy}). */
     private JournalReader sizing;
+    /**
+     * The most notices a census may size one shard's table for: a quarter of the heap among the
+     * shards (the census also counts duplicates and unknown campaigns' notices, which no table holds,
+     * and a flood of those must not size the tables past what the heap can give them).
+     */
+    private final long noticeCapPerShard;
     private int blocks;
 
     public JournalReplay(final List<PacingShard> shards, final Observer observer)
     {
         this.shards = shards;
         this.router = new ShardRouter(shards.size());
+        this.noticeCapPerShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / SettledNotices.BYTES_PER_NOTICE;
         this.observer = observer;
         for (int i = 0; i < BLOCK; i++)
         {
@@ -176,18 +182,32 @@ public final class JournalReplay implements JournalReader.RecordHandler
             pending[pendingCount++].copyOf(r);
             if (pendingCount == BLOCK)
             {
-                finish();
+                applyPending();
             }
         }
         else
         {
-            finish();
+            applyPending();
             apply(r);
         }
     }
 
-    /** Applies the bids and notices still waiting, touching them all first: the replayed state is then whole. */
+    /**
+     * After the last record: applies the bids and notices still waiting, so that the replayed state
+     * is whole, and withdraws the census's size hint (the shards' tables double from what they hold
+     * from here, as a live shard's do).
+     */
     public void finish()
+    {
+        applyPending();
+        if (sizing != null)
+        {
+            shards.forEach(shard -> shard.expectNotices(0));
+        }
+    }
+
+    /** Applies the bids and notices waiting, touching them all first. */
+    private void applyPending()
     {
         if (sizing != null && pendingCount > 0 && ++blocks == CENSUS_EVERY_BLOCKS)
         {
@@ -223,12 +243,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
     {
         if (census != null && census.shards() == shards.size())
         {
-            // the census also counts duplicates and unknown campaigns' notices, which no table holds:
-            // a flood of those must not size the tables past what the heap can give them
-            final long perShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / BYTES_PER_NOTICE;
             for (int i = 0; i < shards.size(); i++)
             {
-                shards.get(i).expectNotices((int)Math.min(census.expected(i), perShard));
+                shards.get(i).expectNotices((int)Math.min(census.expected(i), noticeCapPerShard));
             }
         }
     }

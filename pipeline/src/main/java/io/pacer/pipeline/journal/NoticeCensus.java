@@ -166,19 +166,17 @@ public final class NoticeCensus
         {
             map = channel.map(FileChannel.MapMode.READ_ONLY, 0, segment.size()).order(JournalFormat.ORDER);
         }
-        long position = segment.recordsAt();
+        int position = segment.recordsAt();
         int records = 0;
         while (!stop && position + JournalFormat.RECORD_HEADER_LENGTH <= segment.size())
         {
-            final int length = map.getInt((int)position);
-            final long next = position + JournalFormat.RECORD_HEADER_LENGTH + length;
-            if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD ||
-                next > segment.size())
+            if (SegmentChecker.framingProblem(map, position, segment.size()) != null)
             {
                 return false;
             }
-            count(map, (int)position + JournalFormat.RECORD_HEADER_LENGTH, length);
-            position = next;
+            final int length = map.getInt(position);
+            count(map, position + JournalFormat.RECORD_HEADER_LENGTH, length);
+            position += JournalFormat.RECORD_HEADER_LENGTH + length;
             if (++records == PUBLISH_EVERY)
             {
                 records = 0;

@@ -114,6 +114,23 @@ final class SegmentChecker implements Runnable
     static String problem(final ByteBuffer map, final int position, final long size, final ByteBuffer frame,
         final CRC32C crc)
     {
+        final String framing = framingProblem(map, position, size);
+        if (framing != null)
+        {
+            return framing;
+        }
+        final int length = map.getInt(position);
+        final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
+        crc.reset();
+        frame.limit(payload + length).position(payload);
+        crc.update(frame);
+        frame.limit(frame.capacity());
+        return (int)crc.getValue() == map.getInt(position + 4) ? null : "CRC mismatch";
+    }
+
+    /** Null if the record at {@code position} of {@code map} is framed whole (its CRC not checked), else the problem. */
+    static String framingProblem(final ByteBuffer map, final int position, final long size)
+    {
         if (size - position < JournalFormat.RECORD_HEADER_LENGTH)
         {
             return "record header cut short";
@@ -127,11 +144,6 @@ final class SegmentChecker implements Runnable
         {
             return "record cut short (" + length + " bytes expected)";
         }
-        final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
-        crc.reset();
-        frame.limit(payload + length).position(payload);
-        crc.update(frame);
-        frame.limit(frame.capacity());
-        return (int)crc.getValue() == map.getInt(position + 4) ? null : "CRC mismatch";
+        return null;
     }
 }
