@@ -15,8 +15,10 @@ import java.io.IOException;
  * <p>Memory is what a window of notices at full rate needs, and no more: the notices sit in a
  * ring of two {@code long}s each (request id, campaign id), in settle order, beside a ring of
  * outcome bits; an open-addressing {@code int} index, at most half full, finds them by key. An
- * index entry holds the notice's ring slot and five bits of its key's hash (a probe past another
- * key reads that key only once in 31 times); one time mark per distinct settle millisecond says
+ * index entry holds the notice's ring slot and, in five bits, how far it lies from its home
+ * position (0 to 4, or "5 or more") with one of five tags from its key's hash: a probe reads another
+ * key only when that key shares its home and its tag, or lies far from home, and a removal shifting
+ * entries back knows their homes without reading their keys; one time mark per distinct settle millisecond says
  * where each millisecond's notices begin. That is 24 bytes and a bit a notice (16 in the ring, 8
  * of index), plus 16 bytes a millisecond. No object is made per notice, and the structures only
  * grow (doubling, or to a replay's {@link #expect hint}) when the window holds more notices than
@@ -25,10 +27,10 @@ import java.io.IOException;
  * without a safepoint poll).
  *
  * <p>A window of a minute at a million notices a second is far larger than any cache, so every
- * lookup is a memory access of its own: the index is probed by tag before any key is read, and
- * expiry finds a notice's index entry by its ring slot (comparing no key; closing the gap reads the
- * keys of the entries after it); growth moves notices over in ring order and reads nothing of the
- * old index.
+ * lookup is a memory access of its own: the index is probed by home and tag before any key is
+ * read, and expiry finds a notice's index entry by its ring slot and closes the gap by the entries'
+ * distances from home (comparing and reading no key but those of entries 5 or more from home);
+ * growth moves notices over in ring order and reads nothing of the old index.
  *
  * <p>Growth never stops the shard to rehash: the doubled ring and index are allocated, and the
  * notices already held move over sixteen at a time with every eight settled after, oldest first,
@@ -62,9 +64,19 @@ public final class SettledNotices
     private static final int INITIAL_CAPACITY = 1 << 10;
     private static final int SLOT_BITS = 27;
     private static final int MAX_CAPACITY = 1 << SLOT_BITS;
-    /** An index entry: the ring slot in the low 27 bits, a tag of 1-31 in the five above it (0 is empty). */
+    /**
+     * An index entry: the ring slot in the low 27 bits, and in the five above them a code of 1-30 (0 is
+     * empty), {@code 1 + distance * TAGS + tag}, where distance is how far the entry lies from its
+     * home position, up to {@link #FAR} (which stands for that or more), and tag is 0 to 4 from its key's
+     * hash.
+     */
     private static final int SLOT_MASK = MAX_CAPACITY - 1;
-    private static final int TAG_MASK = ~SLOT_MASK;
+    private static final int CODE_MASK = ~SLOT_MASK;
+    private static final int TAGS = 5;
+    /** The distance from home that an index entry's code saturates at: its home is then found from its key. */
+    private static final int FAR = 5;
+    /** One step further from home, in an entry's code (while below {@link #FAR}). */
+    private static final int STEP = TAGS << SLOT_BITS;
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
@@ -232,7 +244,7 @@ public final class SettledNotices
         set(keys, 2 * slot, requestId);
         set(keys, 2 * slot + 1, campaignId);
         setBit(won, slot, isWin);
-        set(index, at, slot | tag(hash));
+        set(index, at, slot | code(at - (int)hash & 2 * mask + 1, tag(hash)));
         changes++;
         if (markHead == markTail || markMillis[(int)((markTail - 1) & markMask)] != nowMillis)
         {
@@ -272,9 +284,9 @@ public final class SettledNotices
     /**
      * Forgets the notices before sequence {@code end}, oldest first, in blocks of
      * {@link #MIGRATE_BATCH}: a block's index home positions are read first, all of them, so that
-     * their cache misses overlap (see {@link #migrate}), then the keys of the entries probed from
-     * each home (closing a gap reads them); then each entry is found by its ring slot and removed.
-     * An old notice stays in the old index, which skips it once migrated has passed it.
+     * their cache misses overlap (see {@link #migrate}); then each entry is found by its ring slot and
+     * removed, which reads no key but those of the entries behind it lying {@link #FAR} or more from
+     * home. An old notice stays in the old index, which skips it once migrated has passed it.
      */
     private void forgetUpTo(final long end)
     {
@@ -282,21 +294,7 @@ public final class SettledNotices
         while (head < end)
         {
             final int block = (int)Math.min(MIGRATE_BATCH, end - head);
-            int read = hashBlock(keys, mask, head, block, indexMask, true);
-            // then the keys of the entries probed from each home, which closing its gap reads
-            for (int i = 0; i < block; i++)
-            {
-                if (isOld(head + i))
-                {
-                    continue;
-                }
-                int entry;
-                for (int at = (int)blockHashes[i] & indexMask; (entry = get(index, at)) != 0; at = (at + 1) & indexMask)
-                {
-                    read += (int)get(keys, 2 * (entry & SLOT_MASK));
-                }
-            }
-            touched += read;
+            touched += hashBlock(keys, mask, head, block, indexMask, true);
             for (int i = 0; i < block; i++, head++)
             {
                 if (!isOld(head))
@@ -400,12 +398,14 @@ public final class SettledNotices
     private static int find(final int[][] index, final int mask, final long[][] keys, final long hash,
         final long requestId, final long campaignId)
     {
-        final int tag = tag(hash);
         int at = (int)hash & mask;
+        // the code this key's entry would have here: it moves a distance further with every step, up to FAR
+        int code = code(0, tag(hash));
+        final int far = code(FAR, tag(hash));
         int entry;
         while ((entry = get(index, at)) != 0)
         {
-            if ((entry & TAG_MASK) == tag)
+            if ((entry & CODE_MASK) == code)
             {
                 final int slot = entry & SLOT_MASK;
                 if (get(keys, 2 * slot) == requestId && get(keys, 2 * slot + 1) == campaignId)
@@ -414,6 +414,7 @@ public final class SettledNotices
                 }
             }
             at = (at + 1) & mask;
+            code = code == far ? far : code + STEP;
         }
         return at;
     }
@@ -438,7 +439,10 @@ public final class SettledNotices
         throw new IllegalStateException("no index entry for ring slot " + slot);
     }
 
-    /** Empties an index position, shifting back the entries that probed past it. */
+    /**
+     * Empties an index position, shifting back the entries that probed past it. An entry's distance
+     * from home is in its code; only an entry {@link #FAR} or more from home has its key read.
+     */
     private static void remove(
         final int[][] index, final int mask, final long[][] keys, final int position)
     {
@@ -447,12 +451,14 @@ public final class SettledNotices
         int entry;
         while ((entry = get(index, at)) != 0)
         {
-            final int slot = entry & SLOT_MASK;
-            final int home = (int)hash(get(keys, 2 * slot), get(keys, 2 * slot + 1)) & mask;
+            final int value = (entry >>> SLOT_BITS) - 1;
+            final int coded = value / TAGS;
+            final int distance = coded < FAR ? coded : at - (int)hash(keys, entry & SLOT_MASK) & mask;
+            final int shift = (at - gap) & mask;
             // the entry may fill the gap if its home is not cyclically in (gap, at]
-            if (((at - home) & mask) >= ((at - gap) & mask))
+            if (distance >= shift)
             {
-                set(index, gap, entry);
+                set(index, gap, (entry & SLOT_MASK) | code(distance - shift, value - coded * TAGS));
                 gap = at;
             }
             at = (at + 1) & mask;
@@ -469,10 +475,22 @@ public final class SettledNotices
         return h;
     }
 
-    /** 1 to 31 from the hash's top bits (the position takes the low ones), in place in an index entry. */
+    /** The hash of the key in ring slot {@code slot}. */
+    private static long hash(final long[][] keys, final int slot)
+    {
+        return hash(get(keys, 2 * slot), get(keys, 2 * slot + 1));
+    }
+
+    /** 0 to 4 from the hash's top bits (the position takes the low ones). */
     private static int tag(final long hash)
     {
-        return (1 + (int)(((hash >>> 32) * 31) >>> 32)) << SLOT_BITS;
+        return (int)(((hash >>> 32) * TAGS) >>> 32);
+    }
+
+    /** An index entry's code for a distance from home (at most {@link #FAR} counts) and a tag, in place. */
+    private static int code(final int distance, final int tag)
+    {
+        return (1 + Math.min(distance, FAR) * TAGS + tag) << SLOT_BITS;
     }
 
     private void allocate(final int capacity)
@@ -630,12 +648,13 @@ public final class SettledNotices
         set(keys, 2 * slot, get(oldKeys, 2 * oldSlot));
         set(keys, 2 * slot + 1, get(oldKeys, 2 * oldSlot + 1));
         setBit(won, slot, isSet(oldWon, oldSlot));
-        int at = (int)hash & newIndexMask;
+        final int home = (int)hash & newIndexMask;
+        int at = home;
         while (get(index, at) != 0)
         {
             at = (at + 1) & newIndexMask;
         }
-        set(index, at, slot | tag(hash));
+        set(index, at, slot | code(at - home & newIndexMask, tag(hash)));
         changes++;
         migrated++;
     }
