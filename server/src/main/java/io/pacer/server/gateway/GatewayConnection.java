@@ -337,21 +337,26 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
         }
     }
 
-    /** On the event loop: the held notice, then the frames behind it, then a close owed. */
+    /**
+     * On the event loop: the held notice, then the frames behind it, then a close owed. The notice
+     * counts as held until those frames are published too (a notice among them held in its turn is
+     * counted first), so that a shutdown waiting for no notice to be held waits for them.
+     */
     private void retryRing()
     {
         ringRetryScheduled = false;
-        if (heldNotice.isHeld())
+        final boolean released = heldNotice.isHeld();
+        if (released && !heldNotice.tryRelease(pipeline))
         {
-            if (!heldNotice.tryRelease(pipeline))
-            {
-                pipeline.wake();
-                scheduleRingRetry();
-                return;
-            }
-            stats.noticeReleased();
+            pipeline.wake();
+            scheduleRingRetry();
+            return;
         }
         decodeCumulation();
+        if (released)
+        {
+            stats.noticeReleased();
+        }
         flushLoopWrites();
         if (heldNotice.isHeld())
         {

@@ -175,10 +175,10 @@ public final class GatewayServer implements AutoCloseable
 
     /**
      * Waits (5 s at most in all) until every I/O loop has run the tasks queued on it before this
-     * call, and finished the one in hand: a retry that published a held notice has also published
-     * the frames behind it. Returns at once on an I/O loop; a loop shutting down is not waited for.
+     * call, and finished the one in hand. Returns at once on an I/O loop; a loop shutting down is not
+     * waited for.
      */
-    public void awaitLoopPass()
+    private void awaitLoopPass()
     {
         final List<Future<?>> passes = new ArrayList<>();
         for (final EventExecutor loop : ioGroup)

@@ -85,7 +85,10 @@ public final class GatewayStats
         noticesHeld.decrementAndGet();
     }
 
-    /** Notices waiting, on connections that stopped being read, for room in the ring. */
+    /**
+     * Notices waiting, on connections that stopped being read, for room in the ring; a notice let in
+     * counts until the frames received behind it are published too.
+     */
     public long noticesHeld()
     {
         return noticesHeld.get();
