@@ -352,10 +352,16 @@ public final class GatewayConnection extends ChannelInboundHandlerAdapter
             scheduleRingRetry();
             return;
         }
-        decodeCumulation();
-        if (released)
+        try
         {
-            stats.noticeReleased();
+            decodeCumulation();
+        }
+        finally
+        {
+            if (released)
+            {
+                stats.noticeReleased();
+            }
         }
         flushLoopWrites();
         if (heldNotice.isHeld())
