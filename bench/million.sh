@@ -3,7 +3,7 @@
 # resident memory, and bid throughput with 1,000,000 campaigns against 1,000, for each jar given,
 # alternating, RUNS times. Throughput alternates PAIRS times (default 3) between a 1M server and a
 # 1k one running side by side; the ratio is the median of the pairs'. Loopback only; every load
-# run bounded (8 s + 2 s warm-up).
+# run bounded (8 s + a 2 s warm-up, or WARMUP).
 #
 #   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
@@ -63,7 +63,7 @@ run() { # JAR[:OPTION,OPTION...]
   serve() { java $opts -Dpacer.home="$H" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP -Dpacer.campaigns.file="$H/campaigns.json" \
       -Dpacer.journal.snapshot-interval="${SNAP:-1h}" -jar "$jar" serve > "$H/serve.log" 2>&1 & PID=$!; }
   stop() { kill -TERM "$PID"; for _ in $(seq 1 100); do kill -0 "$PID" 2> /dev/null || return 0; sleep 0.1; done; kill -9 "$PID"; }
-  load() { $J -jar "$jar" loadtest --port "$1" --campaigns "$2" -c 8 -w 16 -d 8s --warmup 2s --json 2> /dev/null |
+  load() { $J -jar "$jar" loadtest --port "$1" --campaigns "$2" -c 8 -w 16 -d 8s --warmup "${WARMUP:-2s}" --json 2> /dev/null |
       python3 -c 'import json,sys; print(json.load(sys.stdin)["throughputPerSecond"])'; }
   rm -rf "$H"; mkdir -p "$H"; echo '{"campaigns":[]}' > "$H/campaigns.json"
   serve; up; sleep 2; jcmd "$PID" GC.run > /dev/null; sleep 1; empty=$(ps -o rss= -p "$PID"); stop
