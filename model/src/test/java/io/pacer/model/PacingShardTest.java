@@ -117,6 +117,34 @@ class PacingShardTest
     }
 
     @Test
+    void shouldResetDailySpendAtMidnightInAZoneOfFixedOffset()
+    {
+        // +05:30: midnight of Dec 3 is 2026-12-02T18:30:00Z
+        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone("+05:30")
+            .flight(T0, T0.plusSeconds(5 * 86_400)).build(), T0_MILLIS);
+        final long dec2Noon = Instant.parse("2026-12-02T06:30:00Z").toEpochMilli();
+        assertThat(bid(42, 10_000, dec2Noon)).isEqualTo(Reason.NONE);
+        shard.win(requestId, 42, 10_000, dec2Noon + 1);
+        assertThat(bid(42, 1, Instant.parse("2026-12-02T18:29:59.999Z").toEpochMilli())).isEqualTo(Reason.BUDGET_EXHAUSTED);
+        assertThat(bid(42, 10_000, Instant.parse("2026-12-02T18:30:00Z").toEpochMilli())).isEqualTo(Reason.NONE);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
+    }
+
+    @Test
+    void shouldResetDailySpendAtMidnightInAZoneBehindUtc()
+    {
+        // -03:00: Dec 2 runs 2026-12-02T03:00Z to 2026-12-03T03:00Z
+        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone("-03:00")
+            .flight(T0, T0.plusSeconds(5 * 86_400)).build(), T0_MILLIS);
+        final long dec2Late = Instant.parse("2026-12-03T01:00:00Z").toEpochMilli();
+        assertThat(bid(42, 10_000, dec2Late)).isEqualTo(Reason.NONE);
+        shard.win(requestId, 42, 10_000, dec2Late + 1);
+        assertThat(bid(42, 1, Instant.parse("2026-12-03T02:59:59.999Z").toEpochMilli())).isEqualTo(Reason.BUDGET_EXHAUSTED);
+        assertThat(bid(42, 10_000, Instant.parse("2026-12-03T03:00:00Z").toEpochMilli())).isEqualTo(Reason.NONE);
+        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
+    }
+
+    @Test
     void shouldCountTheDayAfreshInTheNewTimeZoneWhenTheZoneChanges()
     {
         shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).flight(T0, T0.plusSeconds(5 * 86_400)).build(),
