@@ -2,6 +2,8 @@ package io.pacer.model;
 
 import io.pacer.wire.Reason;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Instant;
 
@@ -116,31 +118,21 @@ class PacingShardTest
         assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
     }
 
-    @Test
-    void shouldResetDailySpendAtMidnightInAZoneOfFixedOffset()
-    {
+    @ParameterizedTest(name = "{0}: the day ends at {2}")
+    @CsvSource({
         // +05:30: midnight of Dec 3 is 2026-12-02T18:30:00Z
-        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone("+05:30")
-            .flight(T0, T0.plusSeconds(5 * 86_400)).build(), T0_MILLIS);
-        final long dec2Noon = Instant.parse("2026-12-02T06:30:00Z").toEpochMilli();
-        assertThat(bid(42, 10_000, dec2Noon)).isEqualTo(Reason.NONE);
-        shard.win(requestId, 42, 10_000, dec2Noon + 1);
-        assertThat(bid(42, 1, Instant.parse("2026-12-02T18:29:59.999Z").toEpochMilli())).isEqualTo(Reason.BUDGET_EXHAUSTED);
-        assertThat(bid(42, 10_000, Instant.parse("2026-12-02T18:30:00Z").toEpochMilli())).isEqualTo(Reason.NONE);
-        assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
-    }
-
-    @Test
-    void shouldResetDailySpendAtMidnightInAZoneBehindUtc()
-    {
+        "+05:30, 2026-12-02T06:30:00Z, 2026-12-02T18:30:00Z",
         // -03:00: Dec 2 runs 2026-12-02T03:00Z to 2026-12-03T03:00Z
-        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone("-03:00")
+        "-03:00, 2026-12-03T01:00:00Z, 2026-12-03T03:00:00Z",
+        "UTC, 2026-12-02T23:00:00Z, 2026-12-03T00:00:00Z"})
+    void shouldResetDailySpendAtMidnightInAZoneOfFixedOffset(final String zone, final Instant spendAt, final Instant midnight)
+    {
+        shard.define(campaign(42).budgetMicros(1_000).dailyBudgetMicros(10).zone(zone)
             .flight(T0, T0.plusSeconds(5 * 86_400)).build(), T0_MILLIS);
-        final long dec2Late = Instant.parse("2026-12-03T01:00:00Z").toEpochMilli();
-        assertThat(bid(42, 10_000, dec2Late)).isEqualTo(Reason.NONE);
-        shard.win(requestId, 42, 10_000, dec2Late + 1);
-        assertThat(bid(42, 1, Instant.parse("2026-12-03T02:59:59.999Z").toEpochMilli())).isEqualTo(Reason.BUDGET_EXHAUSTED);
-        assertThat(bid(42, 10_000, Instant.parse("2026-12-03T03:00:00Z").toEpochMilli())).isEqualTo(Reason.NONE);
+        assertThat(bid(42, 10_000, spendAt.toEpochMilli())).isEqualTo(Reason.NONE);
+        shard.win(requestId, 42, 10_000, spendAt.toEpochMilli() + 1);
+        assertThat(bid(42, 1, midnight.toEpochMilli() - 1)).isEqualTo(Reason.BUDGET_EXHAUSTED);
+        assertThat(bid(42, 10_000, midnight.toEpochMilli())).isEqualTo(Reason.NONE);
         assertThat(shard.snapshot(42).spentNanos()).isEqualTo(10_000);
     }
 
