@@ -170,10 +170,9 @@ public final class CampaignBook
      * Moves the day window to the day holding {@code nowMillis}, if it is not there already (two
      * comparisons): today's spend starts again at zero, and the daily line is re-drawn at the next
      * decision. Days of 23 or 25 hours (DST changes) come out right. A zone of fixed offset (UTC,
-     * the default) is computed from the book alone, by arithmetic: reaching the definition for its zone and
-     * taking java.time's calendar path, as every campaign's first decision of a day did, was 3.3%
-     * of the gateway threads in a profile of a million campaigns' first touches, most of it the
-     * definition's cache miss (bench/BENCHMARKS.md).
+     * the default) rolls by arithmetic from the book alone: reaching the definition for the zone was
+     * most of rollDay's 3.4% of the gateway threads in a million campaigns' first touches
+     * (bench/BENCHMARKS.md).
      */
     private void rollDay(final @EpochMillis long nowMillis)
     {
@@ -183,7 +182,6 @@ public final class CampaignBook
         }
         if (fixedOffsetSeconds != NOT_FIXED)
         {
-            // UTC and other fixed offsets: every day is 24 hours from local midnight, no calendar needed
             final long offsetMillis = fixedOffsetSeconds * 1_000L;
             final long start = Math.floorDiv(nowMillis + offsetMillis, DAY_MILLIS) * DAY_MILLIS - offsetMillis;
             dayStartMillis = Units.epochMillis(start);
