@@ -1,6 +1,7 @@
 package io.pacer.server;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -38,9 +39,13 @@ class ServeLauncherIT
     }
 
     @Test
-    void shouldServeTheWorkedExampleOnTheEmbeddedDefaultsAndStopOnSigterm() throws Exception
+    void shouldServeTheWorkedExampleOnTheEmbeddedDefaultsAndStopOnSigterm(@TempDir final Path journal) throws Exception
     {
-        final Process server = launcher("serve").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // the journal alone goes elsewhere: in the checkout's data/journal, the test's BID would
+        // still hold a reservation when a newcomer next runs the quick start there
+        final ProcessBuilder serve = launcher("serve").redirectError(ProcessBuilder.Redirect.INHERIT);
+        serve.environment().put("PACER_JOURNAL_DIR", journal.toString());
+        final Process server = serve.start();
         try
         {
             final BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
@@ -76,6 +81,10 @@ class ServeLauncherIT
         }
         assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(server.exitValue()).isZero();
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(journal))
+        {
+            assertThat(files.map(f -> f.getFileName().toString())).anyMatch(name -> name.startsWith("journal-"));
+        }
     }
 
     @Test
