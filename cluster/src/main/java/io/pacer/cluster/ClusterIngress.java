@@ -10,6 +10,7 @@ import io.pacer.model.CampaignDefinition;
 import io.pacer.pipeline.AdminCommand;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacerEvent;
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.Replier;
 import io.pacer.pipeline.Responder;
 import io.pacer.pipeline.RingConsumer;
@@ -147,12 +148,7 @@ public final class ClusterIngress implements RingConsumer, Agent, EventPoller.Ha
     public void start()
     {
         runner = new AgentRunner(idle, error -> LOG.error("cluster ingress: {}", error.toString(), error), null, this);
-        AgentRunner.startOnThread(runner, runnable ->
-        {
-            final Thread thread = new Thread(runnable, "pacer-cluster-ingress");
-            thread.setDaemon(true);
-            return thread;
-        });
+        AgentRunner.startOnThread(runner, runnable -> PacerThreads.thread(roleName(), runnable));
     }
 
     @Override

@@ -5,14 +5,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Every thread the pacer starts comes from here, named by its role ({@code pacer-<role>-<n>})
- * and a daemon, so that a thread dump reads as the architecture does
+ * Every thread the pacer starts comes from here, named by its role ({@code pacer-<role>-<n>}, or
+ * {@code pacer-<role>} for a thread of which there is one at a time) and a daemon, so that a thread
+ * dump reads as the architecture does
  * (see docs/architecture.md for which role runs what in each {@link ThreadingMode}).
  */
 public final class PacerThreads
 {
     private PacerThreads()
     {
+    }
+
+    /** A daemon thread named {@code name}, not started, that runs {@code task}. */
+    public static Thread thread(final String name, final Runnable task)
+    {
+        final Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
     }
 
     /** Daemon threads named {@code <role>-0}, {@code <role>-1}, ... */
@@ -27,8 +36,7 @@ public final class PacerThreads
         final AtomicInteger count = new AtomicInteger();
         return runnable ->
         {
-            final Thread thread = new Thread(runnable, role + "-" + count.getAndIncrement());
-            thread.setDaemon(true);
+            final Thread thread = thread(role + "-" + count.getAndIncrement(), runnable);
             created.accept(thread);
             return thread;
         };

@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import io.pacer.model.CampaignFile;
 import io.pacer.model.InvalidDefinitionException;
+import io.pacer.pipeline.PacerThreads;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,9 +55,7 @@ final class CampaignsFilePreload
             return null;
         }
         final CampaignsFilePreload preload = new CampaignsFilePreload(file);
-        final Thread thread = new Thread(() -> preload.read.complete(read(file)), "pacer-campaigns-preload");
-        thread.setDaemon(true);
-        thread.start();
+        PacerThreads.thread("pacer-campaigns-preload", () -> preload.read.complete(read(file))).start();
         return preload;
     }
 

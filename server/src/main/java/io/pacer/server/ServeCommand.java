@@ -1,6 +1,7 @@
 package io.pacer.server;
 
 import io.pacer.model.InvalidDefinitionException;
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.server.config.InvalidConfigException;
 import io.pacer.server.config.PacerConfig;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ final class ServeCommand implements Callable<Integer>
         System.out.flush();
         stopRequested.await();
 
-        final Thread closer = new Thread(server::close, "pacer-shutdown");
+        final Thread closer = PacerThreads.thread("pacer-shutdown", server::close);
         closer.start();
         closer.join(config.shutdownTimeout().toMillis());
         if (closer.isAlive())

@@ -181,7 +181,7 @@ public final class JournalReader
                 break;
             }
         }
-        return first == null ? null : NoticeCensus.start(first, counted, "journal-census");
+        return first == null ? null : NoticeCensus.start(first, counted, "pacer-journal-census");
     }
 
     /**
@@ -254,7 +254,7 @@ public final class JournalReader
             final JournalHeader header = start.header();
             int position = start.recordsAt();
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
-            final SegmentChecker checker = new SegmentChecker(map, position, size, "journal-check " + file.getFileName());
+            final SegmentChecker checker = new SegmentChecker(map, position, size, "pacer-journal-check " + file.getFileName());
             try
             {
                 long checkedTo = position;

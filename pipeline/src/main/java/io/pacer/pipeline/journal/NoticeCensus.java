@@ -1,6 +1,7 @@
 package io.pacer.pipeline.journal;
 
 import io.pacer.model.ShardRouter;
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.pipeline.journal.sbe.LossRecordDecoder;
 import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.RecordType;
@@ -67,8 +68,7 @@ public final class NoticeCensus
         this.inWindow = new int[shards];
         this.most = new int[shards];
         this.published = new AtomicIntegerArray(shards);
-        this.thread = new Thread(this::count, name);
-        thread.setDaemon(true);
+        this.thread = PacerThreads.thread(name, this::count);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.pipeline.PacerThreads;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -39,8 +40,7 @@ final class SegmentChecker implements Runnable
         this.start = start;
         this.size = size;
         this.checkedTo = start;
-        this.thread = new Thread(this, name);
-        thread.setDaemon(true);
+        this.thread = PacerThreads.thread(name, this);
         thread.start();
     }
 

@@ -389,7 +389,7 @@ class JournalTest
 
     private static void assertNoCheckerThreadLeft()
     {
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("journal-check") && t.isAlive());
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("pacer-journal-check") && t.isAlive());
     }
 
     /** Flips a bit in the payload of {@link #writeFive}'s second record; returns where that record starts. */
