@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -175,8 +176,8 @@ public final class GatewayServer implements AutoCloseable
 
     /**
      * Waits (5 s at most in all) until every I/O loop has run the tasks queued on it before this
-     * call, and finished the one in hand. Returns at once on an I/O loop; a loop shutting down is not
-     * waited for.
+     * call, and finished the one in hand; for a loop already shutting down, until it has stopped.
+     * Returns at once on an I/O loop.
      */
     private void awaitLoopPass()
     {
@@ -187,16 +188,30 @@ public final class GatewayServer implements AutoCloseable
             {
                 return;
             }
-            if (!loop.isShuttingDown())
-            {
-                passes.add(loop.submit(() -> { }));
-            }
+            passes.add(passOf(loop));
         }
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         for (final Future<?> pass : passes)
         {
             pass.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Done once {@code loop} has run what was queued on it so far: an empty task's, or its stop's. */
+    private static Future<?> passOf(final EventExecutor loop)
+    {
+        if (!loop.isShuttingDown())
+        {
+            try
+            {
+                return loop.submit(() -> { });
+            }
+            catch (final RejectedExecutionException stopped)
+            {
+                // it stopped since the check: its termination is the pass
+            }
+        }
+        return loop.terminationFuture();
     }
 
     /**
