@@ -13,21 +13,26 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Closing the pipeline while a producer is still publishing (a gateway loop finishing the frames
  * it had read when intake stopped): the journal is closed only once nothing appends to it any
- * more, so it reads back whole, every record in sequence, and replays without a mismatch.
+ * more, so it reads back whole, every record in sequence, and replays without a mismatch; and once
+ * the close has returned, no file of the journal is open (on Linux, where /proc/self/fd says so).
  */
 class CloseWhilePublishingTest
 {
@@ -45,6 +50,7 @@ class CloseWhilePublishingTest
         {
             final Path dir = Files.createDirectory(temp.resolve(threading + "-" + round));
             final long published = closeWhilePublishing(dir, threading);
+            assertThat(openFilesUnder(dir)).as("round %d: the journal's files, closed", round).isEmpty();
 
             final JournalReader reader = new JournalReader(dir);
             final JournalReplay replay = JournalReplay.ofJournal(reader, (record, decided, shard) -> {});
@@ -53,6 +59,37 @@ class CloseWhilePublishingTest
             assertThat(reader.records()).as("round %d: the campaign and at most every bid published", round)
                 .isBetween(2L, published + 1);
         }
+    }
+
+    /** The files under {@code dir} this process has open (none known where there is no /proc/self/fd). */
+    private static List<Path> openFilesUnder(final Path dir) throws IOException
+    {
+        final Path fds = Path.of("/proc/self/fd");
+        final List<Path> open = new ArrayList<>();
+        if (!Files.isDirectory(fds))
+        {
+            return open;
+        }
+        final Path real = dir.toRealPath();
+        try (Stream<Path> each = Files.list(fds))
+        {
+            for (final Path fd : (Iterable<Path>)each::iterator)
+            {
+                try
+                {
+                    final Path target = Files.readSymbolicLink(fd);
+                    if (target.startsWith(real))
+                    {
+                        open.add(target);
+                    }
+                }
+                catch (final IOException closedSinceListed)
+                {
+                    // the descriptor of the listing itself, or one closed meanwhile
+                }
+            }
+        }
+        return open;
     }
 
     /** Publishes bids from another thread until the pipeline has closed; returns how many went in. */
