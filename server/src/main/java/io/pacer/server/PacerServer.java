@@ -128,7 +128,7 @@ public final class PacerServer implements AutoCloseable
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new InvalidConfigException("pacer.admin.token-file", ex.getMessage());
+            throw new InvalidConfigException("pacer.admin.tokens-file", ex.getMessage());
         }
     }
 
@@ -258,7 +258,7 @@ public final class PacerServer implements AutoCloseable
         return gateway.stats();
     }
 
-    /** Gateway messages refused by {@code pacer.gateway.permissions}, per identity. */
+    /** Gateway messages refused by {@code pacer.gateways}, per identity. */
     public PermissionCounters gatewayPermissionCounters()
     {
         return gateway.permissionCounters();

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,16 +23,37 @@ import java.util.concurrent.atomic.AtomicInteger;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Runs the pacer: gateway listener, admin listener, pipeline, campaigns-file watcher. "
-        + "Without --config it runs on the embedded defaults (reference.conf); any key can be overridden "
-        + "with -Dkey=value (with bin/pacer, put them in JAVA_OPTS).",
+        + "Without --config (or -Dconfig.file) it reads the operator's file, conf/application.conf under "
+        + "pacer.home, if there is one, and otherwise runs on the embedded defaults (reference.conf); "
+        + "PACER_... environment variables apply above the file, and -Dkey=value (with bin/pacer, in "
+        + "JAVA_OPTS) above everything.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:stopped by SIGTERM/SIGINT after a graceful drain", "1:failed to start or forced to stop",
         "2:bad usage or invalid configuration"})
 final class ServeCommand implements Callable<Integer>
 {
+    /** The operator's file, relative to {@code pacer.home}. */
+    static final String DEFAULT_FILE = "conf/application.conf";
+
     @Option(names = "--config", paramLabel = "FILE",
-        description = "Operator configuration file (HOCON), e.g. conf/application.conf.")
+        description = "Operator configuration file (HOCON); default: conf/application.conf under pacer.home, if there is one.")
     private Path configFile;
+
+    /**
+     * The operator's file: {@code --config}'s, else none when {@code -Dconfig.file} names one (the
+     * configuration reads it), else {@code conf/application.conf} under {@code pacer.home}
+     * ({@code -Dpacer.home}, {@code PACER_HOME}, or the working directory) if it exists.
+     */
+    static Path operatorFile(final Path configFile)
+    {
+        if (configFile != null || System.getProperty("config.file") != null)
+        {
+            return configFile;
+        }
+        final String home = System.getProperty("pacer.home", System.getenv().getOrDefault("PACER_HOME", "."));
+        final Path template = Path.of(home).resolve(DEFAULT_FILE);
+        return Files.isRegularFile(template) ? template : null;
+    }
 
     @Override
     public Integer call() throws Exception
@@ -39,7 +61,7 @@ final class ServeCommand implements Callable<Integer>
         final PacerConfig config;
         try
         {
-            config = PacerConfig.load(configFile);
+            config = PacerConfig.load(operatorFile(configFile));
         }
         catch (final InvalidConfigException ex)
         {

@@ -55,9 +55,9 @@ final class ServerMetrics
                 null, counts.winNotices()::sum, "gateway", identity, "type", "win_notice");
             m.counter("pacer.gateway.messages", "Gateway messages received, by identity and type (with permissions only)",
                 null, counts.lossNotices()::sum, "gateway", identity, "type", "loss_notice");
-            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateway.permissions, by identity and why",
+            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateways, by identity and why",
                 null, counts.notPermitted()::get, "gateway", identity, "reason", "not_permitted");
-            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateway.permissions, by identity and why",
+            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateways, by identity and why",
                 null, counts.outsideCampaigns()::get, "gateway", identity, "reason", "outside_campaigns");
         });
         m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
@@ -71,7 +71,7 @@ final class ServerMetrics
         m.counter("pacer.admin.auth.rejections",
             "Admin requests refused for a missing or wrong bearer token, or a read token on a PUT", null, auth::rejections);
         m.counter("pacer.admin.token.file.reload.failures",
-            "Re-reads of pacer.admin.token-file that failed (the tokens read before stayed valid)", null,
+            "Re-reads of pacer.admin.tokens-file that failed (the tokens read before stayed valid)", null,
             auth::tokenFileReloadFailures);
         journal.register(m, pipeline);
         if (watcher != null)

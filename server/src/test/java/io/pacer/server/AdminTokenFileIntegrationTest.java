@@ -15,7 +15,7 @@ import static io.pacer.server.TestPacer.asap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@code pacer.admin.token-file}: tokens with roles, rotated by editing the file, on a real server. */
+/** {@code pacer.admin.tokens-file}: tokens with roles, rotated by editing the file, on a real server. */
 class AdminTokenFileIntegrationTest
 {
     private static final String READER = "Bearer read-token-0123456789";
@@ -30,7 +30,7 @@ class AdminTokenFileIntegrationTest
     void shouldLetAReadTokenReadButNotWrite() throws Exception
     {
         final Path tokens = tokenFile("read read-token-0123456789\nwrite write-token-0123456789\n");
-        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.token-file", tokens.toString()), asap(1, 1_000_000)))
+        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.tokens-file", tokens.toString()), asap(1, 1_000_000)))
         {
             assertThat(pacer.get("/health").statusCode()).as("health checks carry no token").isEqualTo(200);
             assertThat(pacer.get("/campaigns/1").statusCode()).isEqualTo(401);
@@ -48,7 +48,7 @@ class AdminTokenFileIntegrationTest
     void shouldAcceptTheOldAndTheNewTokenDuringARotationAndOnlyTheNewOneAfter() throws Exception
     {
         final Path tokens = tokenFile("write write-token-0123456789\n");
-        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.token-file", tokens.toString()), asap(1, 1_000_000)))
+        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.tokens-file", tokens.toString()), asap(1, 1_000_000)))
         {
             assertThat(pacer.get("/campaigns/1", NEXT_WRITER).statusCode()).isEqualTo(401);
 
@@ -66,7 +66,7 @@ class AdminTokenFileIntegrationTest
     void shouldKeepTheTokensItHadWhenTheFileNoLongerParses() throws Exception
     {
         final Path tokens = tokenFile("write write-token-0123456789\n");
-        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.token-file", tokens.toString()), asap(1, 1_000_000)))
+        try (TestPacer pacer = TestPacer.start(Map.of("pacer.admin.tokens-file", tokens.toString()), asap(1, 1_000_000)))
         {
             Files.writeString(tokens, "write\n");
             TestPacer.eventually(Duration.ofSeconds(10),
@@ -81,8 +81,8 @@ class AdminTokenFileIntegrationTest
     {
         final Path tokens = tokenFile("write write-token-0123456789\n");
 
-        assertRefusedAsOpenToOthers(tokens, "rw-r--r--", Map.of("pacer.admin.token-file", tokens.toString()),
-            "pacer.admin.token-file: " + tokens + " can be read or changed by other users (rw-r--r--)");
+        assertRefusedAsOpenToOthers(tokens, "rw-r--r--", Map.of("pacer.admin.tokens-file", tokens.toString()),
+            "pacer.admin.tokens-file: " + tokens + " can be read or changed by other users (rw-r--r--)");
     }
 
     @Test

@@ -41,7 +41,7 @@ class MutualTlsIntegrationTest
             "pacer.gateway.tls.cert-file", server[0].toString(),
             "pacer.gateway.tls.key-file", server[1].toString(),
             "pacer.gateway.tls.client-ca-file", authority.toString(),
-            "pacer.gateway.permissions", Map.of(
+            "pacer.gateways", Map.of(
                 "bidder-1", Map.of("send", List.of("bid-request")),
                 "exchange-feed", Map.of("send", List.of("win-notice", "loss-notice")),
                 "bidder-low-ids", Map.of("send", List.of("bid-request"), "campaigns", List.of("1-10"))));

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The tokens of {@code pacer.admin.token-file}, each with its role, as the file was when last
+ * The tokens of {@code pacer.admin.tokens-file}, each with its role, as the file was when last
  * read. The file is looked at again, at most once a second, when a request needs it: a changed
  * modification time or size re-reads it. A file that no longer parses (or went missing) is
  * refused with an error, and the tokens read before stay valid, so that a half-written file

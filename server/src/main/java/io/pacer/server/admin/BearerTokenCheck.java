@@ -41,7 +41,7 @@ public final class BearerTokenCheck
 
     /**
      * @param token     {@code pacer.admin.token}; empty: none
-     * @param tokenFile {@code pacer.admin.token-file}, read now; null: none
+     * @param tokenFile {@code pacer.admin.tokens-file}, read now; null: none
      * @throws IllegalArgumentException if the token file cannot be read or parsed
      */
     public BearerTokenCheck(final String token, final Path tokenFile)

@@ -14,7 +14,7 @@ import java.net.UnknownHostException;
  * @param port         TCP port; 0 picks a free one
  * @param token        one bearer token with the write role, from configuration or the environment;
  *                     empty: none
- * @param tokenFile    the token file ({@code pacer.admin.token-file}): tokens with roles, re-read
+ * @param tokenFile    the token file ({@code pacer.admin.tokens-file}): tokens with roles, re-read
  *                     when it changes; null: none. With neither, only a loopback listener starts
  * @param maxBodyBytes largest request body accepted
  * @param tls          server TLS files, or none for plain HTTP
@@ -34,16 +34,16 @@ public record AdminConfig(
         if (token.isEmpty() && tokenFile == null && !isLoopback(host))
         {
             throw new InvalidConfigException(PREFIX + "token",
-                "must be set (or " + PREFIX + "token-file) when " + PREFIX + "host (" + host + ") is not a loopback address");
+                "must be set (or " + PREFIX + "tokens-file) when " + PREFIX + "host (" + host + ") is not a loopback address");
         }
-        Check.readableFile(PREFIX + "token-file", tokenFile);
-        Check.privateFile(PREFIX + "token-file", tokenFile);
+        Check.readableFile(PREFIX + "tokens-file", tokenFile);
+        Check.privateFile(PREFIX + "tokens-file", tokenFile);
     }
 
     static AdminConfig read(final ConfigReader in)
     {
         return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
-            in.path(PREFIX + "token-file"),
+            in.path(PREFIX + "tokens-file"),
             in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
             new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }

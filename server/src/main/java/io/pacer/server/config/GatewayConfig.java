@@ -20,7 +20,7 @@ import java.time.Duration;
  *                           zero: never
  * @param tls                server TLS files, or none for plain TCP
  * @param allow              the sources connections are accepted from ({@code pacer.gateway.allow})
- * @param permissions        what each gateway identity may send ({@code pacer.gateway.permissions})
+ * @param permissions        what each gateway identity may send ({@code pacer.gateways})
  */
 @Immutable
 public record GatewayConfig(

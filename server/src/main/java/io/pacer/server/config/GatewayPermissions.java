@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What each gateway identity may send, {@code pacer.gateway.permissions}: the message kinds, and
+ * What each gateway identity may send, {@code pacer.gateways}: the message kinds, and
  * optionally the campaign ids or id ranges. An identity is a client certificate's CN under mutual
  * TLS ({@code pacer.gateway.tls.client-ca-file}). Empty (the default): every connection may send
  * everything, as without this section. Not empty: a connection whose identity is not listed (or
@@ -21,7 +21,7 @@ import java.util.Set;
 @Immutable
 public record GatewayPermissions(@SuppressWarnings("Immutable") Map<String, Grant> grants)
 {
-    static final String KEY = "pacer.gateway.permissions";
+    static final String KEY = "pacer.gateways";
 
     /** A message kind a gateway sends, by its name in the configuration. */
     public enum Kind

@@ -5,6 +5,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigResolveOptions;
+import com.typesafe.config.ConfigValue;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.PipelineConfig;
 import io.pacer.pipeline.ThreadingMode;
@@ -52,8 +54,11 @@ public record PacerConfig(
     }
 
     /**
-     * Loads the configuration: system properties, then {@code file} (or {@code -Dconfig.file}) if
-     * given, then the embedded {@code reference.conf}.
+     * Loads the configuration, each layer above the ones after it: system properties, the
+     * environment variables {@code reference.conf} names ({@code ${?PACER_...}}), {@code file} (or
+     * {@code -Dconfig.file}) if given, then the embedded {@code reference.conf}. The environment
+     * is above the operator's file, so that a deployment's {@code PACER_GATEWAY_PORT} still applies
+     * where the file sets the port.
      */
     public static PacerConfig load(final Path file)
     {
@@ -62,6 +67,12 @@ public record PacerConfig(
 
     /** As {@link #load(Path)}, with {@code overrides} (key to value) above everything else. */
     public static PacerConfig load(final Path file, final Map<String, ?> overrides)
+    {
+        return load(file, overrides, System.getenv());
+    }
+
+    /** As {@link #load(Path, Map)}, with {@code variables} as the environment. */
+    static PacerConfig load(final Path file, final Map<String, ?> overrides, final Map<String, String> variables)
     {
         ConfigFactory.invalidateCaches();
         Config operator = ConfigFactory.empty();
@@ -78,6 +89,7 @@ public record PacerConfig(
         {
             resolved = ConfigFactory.parseMap(overrides, "overrides")
                 .withFallback(ConfigFactory.systemProperties())
+                .withFallback(environment(variables))
                 .withFallback(operator)
                 .withFallback(ConfigFactory.defaultReference())
                 .resolve();
@@ -90,6 +102,42 @@ public record PacerConfig(
             throw new InvalidConfigException("configuration", ex.getMessage());
         }
         return read(new ConfigReader(resolved));
+    }
+
+    /**
+     * The keys whose {@code reference.conf} value one of the {@code PACER_...} {@code variables}
+     * sets: those that resolve differently with them than without. The variables are resolved as
+     * root keys beside {@code pacer}, where a substitution looks before the system environment.
+     */
+    private static Config environment(final Map<String, String> variables)
+    {
+        final Map<String, String> pacer = new java.util.TreeMap<>();
+        variables.forEach((name, value) ->
+        {
+            if (name.startsWith("PACER_"))
+            {
+                pacer.put(name, value);
+            }
+        });
+        final Config reference = ConfigFactory.defaultReferenceUnresolved();
+        final ConfigResolveOptions noSystemEnvironment = ConfigResolveOptions.defaults().setUseSystemEnvironment(false);
+        final Config withEnvironment = reference.withFallback(ConfigFactory.parseMap(pacer, "environment variables"))
+            .resolve(noSystemEnvironment);
+        final Config without = reference.resolve(noSystemEnvironment);
+        Config environment = ConfigFactory.empty("environment variables");
+        if (!withEnvironment.hasPath("pacer"))
+        {
+            return environment;
+        }
+        for (final Map.Entry<String, ConfigValue> entry : withEnvironment.getConfig("pacer").entrySet())
+        {
+            final String key = "pacer." + entry.getKey();
+            if (!without.hasPath(key) || !without.getValue(key).unwrapped().equals(entry.getValue().unwrapped()))
+            {
+                environment = environment.withValue(key, entry.getValue());
+            }
+        }
+        return environment;
     }
 
     private static PacerConfig read(final ConfigReader in)

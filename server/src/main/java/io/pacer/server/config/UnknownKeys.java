@@ -18,7 +18,7 @@ final class UnknownKeys
     /** Known keys that {@code reference.conf} documents without setting. */
     static final Set<String> OPTIONAL = Set.of("pacer.pacing.notice-dedupe-window");
     /** Sections whose keys are names the operator chooses, checked by their own reader. */
-    static final Set<String> OPEN_SECTIONS = Set.of("pacer.gateway.permissions.");
+    static final Set<String> OPEN_SECTIONS = Set.of("pacer.gateways.");
 
     private UnknownKeys()
     {

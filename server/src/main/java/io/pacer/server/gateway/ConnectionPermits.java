@@ -5,7 +5,7 @@ import io.pacer.server.config.GatewayPermissions;
 import java.util.List;
 
 /**
- * What one gateway connection may send, resolved once from {@code pacer.gateway.permissions} and
+ * What one gateway connection may send, resolved once from {@code pacer.gateways} and
  * its identity: the checks {@link FramePublisher} makes per frame are two booleans and, for a
  * grant limited to some campaigns, a scan of a few id ranges. Refusals are counted per identity,
  * in counters shared by the identity's connections.

@@ -152,7 +152,7 @@ public final class GatewayServer implements AutoCloseable
         return stats;
     }
 
-    /** Messages refused by {@code pacer.gateway.permissions}, per identity. */
+    /** Messages refused by {@code pacer.gateways}, per identity. */
     public PermissionCounters permissionCounters()
     {
         return permissions;

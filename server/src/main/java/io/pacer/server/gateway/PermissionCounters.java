@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Messages per gateway identity under {@code pacer.gateway.permissions}: received, by kind, and
+ * Messages per gateway identity under {@code pacer.gateways}: received, by kind, and
  * refused, by why. The labels are bounded by the configuration: one per configured identity, and
  * {@link #UNLISTED} for every connection whose identity is not configured (its CN is logged, not
  * used as a label, so a stranger cannot grow the metric). Counted on the event loops; without

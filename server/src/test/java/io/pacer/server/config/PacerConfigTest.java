@@ -102,6 +102,42 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldLetTheEnvironmentOverTheOperatorFileAndOverridesOverBoth() throws Exception
+    {
+        final Path file = Files.createTempFile("pacer", ".conf");
+        Files.writeString(file, "pacer.gateway.port = 9500\npacer.admin.port = 9501\npacer.pipeline.shards = 4\n");
+        final Map<String, String> environment = Map.of("PACER_GATEWAY_PORT", "9600", "PACER_SHARDS", "8",
+            "PATH", "/usr/bin", "PACER_NOT_A_KEY", "x");
+
+        final PacerConfig config = PacerConfig.load(file, Map.of("pacer.pipeline.shards", 2), environment);
+
+        assertThat(config.gateway().port()).as("the environment over the file").isEqualTo(9600);
+        assertThat(config.admin().port()).as("the file, where no variable is set").isEqualTo(9501);
+        assertThat(config.pipeline().shards()).as("an override over both").isEqualTo(2);
+        assertThat(PacerConfig.load(null, Map.of(), environment).gateway().port()).as("the environment over the defaults").isEqualTo(9600);
+    }
+
+    @Test
+    void shouldNameTheKeyOfAnEnvironmentVariableThatIsNotValid()
+    {
+        assertThatThrownBy(() -> PacerConfig.load(null, Map.of(), Map.of("PACER_GATEWAY_PORT", "ninety")))
+            .isInstanceOf(InvalidConfigException.class)
+            .hasMessageContaining("pacer.gateway.port");
+    }
+
+    /** The README's quick start runs bin/pacer serve, which reads the template: it must change no default. */
+    @Test
+    void shouldShipAnOperatorTemplateThatChangesNoDefault()
+    {
+        final com.typesafe.config.Config template = com.typesafe.config.ConfigFactory.parseFile(new java.io.File("../conf/application.conf"));
+        final com.typesafe.config.Config reference = com.typesafe.config.ConfigFactory.defaultReferenceUnresolved()
+            .resolve(com.typesafe.config.ConfigResolveOptions.defaults().setUseSystemEnvironment(false));
+        assertThat(template.getConfig("pacer").entrySet()).isNotEmpty().allSatisfy(entry ->
+            assertThat(entry.getValue().unwrapped()).as("pacer." + entry.getKey())
+                .isEqualTo(reference.getValue("pacer." + entry.getKey()).unwrapped()));
+    }
+
+    @Test
     void shouldAcceptEveryKeyOfTheShippedOperatorTemplate()
     {
         final PacerConfig config = PacerConfig.load(Path.of("../conf/application.conf"));
@@ -139,15 +175,15 @@ class PacerConfigTest
     @Test
     void shouldNameTheKeyOfAnUnusablePermission()
     {
-        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bid-request")))),
-            "pacer.gateway.permissions: needs pacer.gateway.tls.client-ca-file");
-        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bids")))),
-            "pacer.gateway.permissions.\"bidder-1\".send: \"bids\" is not a message kind");
-        assertInvalid(Map.of("pacer.gateway.permissions",
+        assertInvalid(Map.of("pacer.gateways", Map.of("bidder-1", Map.of("send", List.of("bid-request")))),
+            "pacer.gateways: needs pacer.gateway.tls.client-ca-file");
+        assertInvalid(Map.of("pacer.gateways", Map.of("bidder-1", Map.of("send", List.of("bids")))),
+            "pacer.gateways.\"bidder-1\".send: \"bids\" is not a message kind");
+        assertInvalid(Map.of("pacer.gateways",
                 Map.of("feed", Map.of("send", List.of("win-notice"), "campaigns", List.of("20-10")))),
-            "pacer.gateway.permissions.\"feed\".campaigns: \"20-10\": a range must run from a low id to a higher one");
-        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("feed", Map.of("sned", List.of("win-notice")))),
-            "pacer.gateway.permissions.\"feed\".sned: unknown key");
+            "pacer.gateways.\"feed\".campaigns: \"20-10\": a range must run from a low id to a higher one");
+        assertInvalid(Map.of("pacer.gateways", Map.of("feed", Map.of("sned", List.of("win-notice")))),
+            "pacer.gateways.\"feed\".sned: unknown key");
     }
 
     @Test
