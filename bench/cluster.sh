@@ -52,7 +52,7 @@ start_cluster() {
   for i in 0 1 2; do
     local d; d=$(mktemp -d /tmp/pacer-cluster-bench.XXXXXX); dirs+=("$d")
     java $OPENS -Dpacer.home="$d" -Dpacer.gateway.port=$((19400 + 10 * i)) -Dpacer.admin.port=$((19401 + 10 * i)) \
-      -Dpacer.campaigns.file= -Dpacer.cluster.enabled=true -Dpacer.cluster.member-id=$i -Dpacer.cluster.port-base=$base \
+      -Dpacer.campaigns.file= -Dpacer.cluster.members.0=127.0.0.1 -Dpacer.cluster.members.1=127.0.0.1 -Dpacer.cluster.members.2=127.0.0.1 -Dpacer.cluster.member-id=$i -Dpacer.cluster.port-base=$base \
       -Dpacer.cluster.aeron-dir=/dev/shm/pacer-cluster-bench-$i \
       -jar "$JAR" serve > "$out/node-$i.log" 2>&1 &
     pids+=($!)

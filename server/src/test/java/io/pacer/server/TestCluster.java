@@ -39,7 +39,6 @@ final class TestCluster implements AutoCloseable
         for (int i = 0; i < SIZE; i++)
         {
             final Map<String, Object> node = new HashMap<>();
-            node.put("pacer.cluster.enabled", true);
             node.put("pacer.cluster.member-id", i);
             node.put("pacer.cluster.members", List.of("127.0.0.1", "127.0.0.1", "127.0.0.1"));
             node.put("pacer.cluster.port-base", portBase);

@@ -11,9 +11,8 @@ import java.util.List;
  * Cluster mode, {@code pacer.cluster.*}, validated once, here (the cluster module's
  * {@link ClusterSettings} checks the rest when {@link #settings} builds it).
  *
- * @param enabled                 false: a single node (the default)
  * @param memberId                this node's index in {@code members}
- * @param members                 every member's host, by member id
+ * @param members                 every member's host, by member id; empty: a single node (the default)
  * @param portBase                member i listens on port-base + 10 i + 0..4
  * @param dir                     this member's archive and consensus directories
  * @param aeronDir                its media driver's directory; blank: /dev/shm/pacer-cluster-{member-id}
@@ -30,7 +29,7 @@ import java.util.List;
  */
 @Immutable
 public record ClusterConfig(
-    boolean enabled, int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
+    int memberId, @SuppressWarnings("Immutable") List<String> members, int portBase, Path dir,
     String aeronDir, Duration leaderHeartbeatTimeout, Duration leaderHeartbeatInterval, Duration electionTimeout,
     Duration sessionTimeout, long termLength, long segmentLength, Duration snapshotInterval, String idleStrategy,
     String threading, int fileSyncLevel)
@@ -40,42 +39,49 @@ public record ClusterConfig(
     public ClusterConfig
     {
         members = List.copyOf(members);
-        if (enabled)
+        // checked on a single node too: a mistyped value must not wait for the day cluster mode is turned on
+        Check.range(PREFIX + "port-base", portBase, 1024, 65_000);
+        Check.positive(PREFIX + "leader-heartbeat-timeout", leaderHeartbeatTimeout);
+        Check.positive(PREFIX + "leader-heartbeat-interval", leaderHeartbeatInterval);
+        Check.positive(PREFIX + "election-timeout", electionTimeout);
+        Check.positive(PREFIX + "session-timeout", sessionTimeout);
+        Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
+        Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
+        Check.nonNegative(PREFIX + "snapshot-interval", snapshotInterval);
+        if (!ClusterSettings.IDLE_STRATEGIES.contains(idleStrategy))
         {
-            Check.range(PREFIX + "member-id", memberId, 0, Math.max(0, members.size() - 1));
-            Check.range(PREFIX + "port-base", portBase, 1024, 65_000);
-            Check.positive(PREFIX + "leader-heartbeat-timeout", leaderHeartbeatTimeout);
-            Check.positive(PREFIX + "leader-heartbeat-interval", leaderHeartbeatInterval);
-            Check.positive(PREFIX + "election-timeout", electionTimeout);
-            Check.positive(PREFIX + "session-timeout", sessionTimeout);
-            Check.bytes(PREFIX + "term-length", termLength, 64 << 10, 1 << 30);
-            Check.bytes(PREFIX + "segment-length", segmentLength, 64 << 10, 1 << 30);
-            Check.nonNegative(PREFIX + "snapshot-interval", snapshotInterval);
-            if (!ClusterSettings.IDLE_STRATEGIES.contains(idleStrategy))
-            {
-                throw new InvalidConfigException(PREFIX + "idle-strategy",
-                    "must be one of " + ClusterSettings.IDLE_STRATEGIES + ", was \"" + idleStrategy + "\"");
-            }
-            Check.range(PREFIX + "file-sync-level", fileSyncLevel, 0, 2);
-            if (!"shared".equals(threading) && !"dedicated".equals(threading))
-            {
-                throw new InvalidConfigException(PREFIX + "threading", "must be shared or dedicated, was \"" + threading + "\"");
-            }
+            throw new InvalidConfigException(PREFIX + "idle-strategy",
+                "must be one of " + ClusterSettings.IDLE_STRATEGIES + ", was \"" + idleStrategy + "\"");
+        }
+        Check.range(PREFIX + "file-sync-level", fileSyncLevel, 0, 2);
+        if (!"shared".equals(threading) && !"dedicated".equals(threading))
+        {
+            throw new InvalidConfigException(PREFIX + "threading", "must be shared or dedicated, was \"" + threading + "\"");
+        }
+        if (members.isEmpty() && memberId != 0)
+        {
+            throw new InvalidConfigException(PREFIX + "member-id",
+                "is set, but " + PREFIX + "members is empty: cluster mode is on when members names every member's host");
+        }
+        if (!members.isEmpty())
+        {
+            Check.range(PREFIX + "member-id", memberId, 0, members.size() - 1);
             if (dir == null)
             {
                 throw new InvalidConfigException(PREFIX + "dir", "must name this member's directory");
             }
-            if (members.isEmpty())
-            {
-                throw new InvalidConfigException(PREFIX + "members", "must name every member's host");
-            }
         }
+    }
+
+    /** Cluster mode: {@code members} names the members. Otherwise a single node. */
+    public boolean enabled()
+    {
+        return !members.isEmpty();
     }
 
     static ClusterConfig read(final ConfigReader in)
     {
         return new ClusterConfig(
-            in.bool(PREFIX + "enabled"),
             in.integer(PREFIX + "member-id"),
             in.strings(PREFIX + "members"),
             in.integer(PREFIX + "port-base"),

@@ -17,6 +17,11 @@ final class UnknownKeys
 {
     /** Known keys that {@code reference.conf} documents without setting. */
     static final Set<String> OPTIONAL = Set.of("pacer.pacing.notice-dedupe-window");
+    /** Keys of earlier versions, with what took their place (an operator's old file names them). */
+    static final Map<String, String> REPLACED = Map.of(
+        "pacer.admin.token-file", "pacer.admin.tokens-file",
+        "pacer.gateway.permissions", "pacer.gateways (one section per identity)",
+        "pacer.cluster.enabled", "pacer.cluster.members (cluster mode is on when it names the members)");
     /** Sections whose keys are names the operator chooses, checked by their own reader. */
     static final Set<String> OPEN_SECTIONS = Set.of("pacer.gateways.");
 
@@ -53,6 +58,13 @@ final class UnknownKeys
             return;
         }
         final String key = unknown.iterator().next();
+        final String replaced = REPLACED.entrySet().stream()
+            .filter(old -> key.equals(old.getKey()) || key.startsWith(old.getKey() + "."))
+            .map(Map.Entry::getValue).findFirst().orElse(null);
+        if (replaced != null)
+        {
+            throw new InvalidConfigException(key, "no longer a key; use " + replaced + ", see docs/operations.md");
+        }
         final String closest = closest(key, known);
         final String more = unknown.size() > 1 ? " (and " + (unknown.size() - 1) + " more: " + unknown + ")" : "";
         throw new InvalidConfigException(key, "unknown key" +

@@ -12,6 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PacerConfigTest
 {
+    private static final List<String> THREE_MEMBERS = List.of("127.0.0.1", "127.0.0.1", "127.0.0.1");
+
     @Test
     void shouldLoadTheEmbeddedDefaults()
     {
@@ -162,14 +164,33 @@ class PacerConfigTest
     @Test
     void shouldRefuseAClusterMemberIdOutsideItsMembers()
     {
-        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.member-id", 3),
+        assertInvalid(Map.of("pacer.cluster.members", THREE_MEMBERS, "pacer.cluster.member-id", 3),
             "pacer.cluster.member-id: must be between 0 and 2, was 3");
-        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.idle-strategy", "spin"),
+        assertInvalid(Map.of("pacer.cluster.members", THREE_MEMBERS, "pacer.cluster.idle-strategy", "spin"),
             "pacer.cluster.idle-strategy: must be one of [backoff, yielding, busy-spin], was \"spin\"");
-        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.threading", "pinned"),
+        assertInvalid(Map.of("pacer.cluster.members", THREE_MEMBERS, "pacer.cluster.threading", "pinned"),
             "pacer.cluster.threading: must be shared or dedicated");
-        assertInvalid(Map.of("pacer.cluster.enabled", true, "pacer.cluster.file-sync-level", 3),
+        assertInvalid(Map.of("pacer.cluster.members", THREE_MEMBERS, "pacer.cluster.file-sync-level", 3),
             "pacer.cluster.file-sync-level: must be between 0 and 2, was 3");
+    }
+
+    @Test
+    void shouldRunASingleNodeUnlessMembersAreNamedAndStillCheckTheClusterKeys()
+    {
+        assertThat(PacerConfig.load(null).cluster().enabled()).isFalse();
+        assertThat(PacerConfig.load(null, Map.of("pacer.cluster.members", THREE_MEMBERS, "pacer.cluster.member-id", 2)).cluster().enabled())
+            .isTrue();
+        assertInvalid(Map.of("pacer.cluster.idle-strategy", "spin"), "pacer.cluster.idle-strategy: must be one of");
+        assertInvalid(Map.of("pacer.cluster.member-id", 1), "pacer.cluster.member-id: is set, but pacer.cluster.members is empty");
+    }
+
+    @Test
+    void shouldNameTheKeyThatReplacedAKeyOfAnEarlierVersion()
+    {
+        assertInvalid(Map.of("pacer.cluster.enabled", true), "pacer.cluster.enabled: no longer a key; use pacer.cluster.members");
+        assertInvalid(Map.of("pacer.admin.token-file", "/etc/pacer/tokens"), "pacer.admin.token-file: no longer a key; use pacer.admin.tokens-file");
+        assertInvalid(Map.of("pacer.gateway.permissions", Map.of("bidder-1", Map.of("send", List.of("bid-request")))),
+            "no longer a key; use pacer.gateways");
     }
 
     @Test
