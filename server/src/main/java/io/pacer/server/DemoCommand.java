@@ -65,7 +65,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
         overrides.put("pacer.campaigns.file", campaignsFile.toString());
         overrides.put("pacer.journal.dir", home.resolve("journal").toString());
         overrides.put("pacer.pacing.replan-interval", "250ms");
-        final PacerConfig config = PacerConfig.load(null, overrides);
+        final PacerConfig config = PacerConfig.embedded(overrides);
         System.out.println("pacer demo: a pacer on its embedded defaults, working directory " + home);
 
         try (PacerServer server = new PacerServer(config).start())

@@ -44,7 +44,7 @@ public record AdminConfig(
     {
         return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
             in.path(PREFIX + "tokens-file"),
-            in.integer(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
+            in.intBytes(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
             new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }
 

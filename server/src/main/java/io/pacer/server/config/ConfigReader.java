@@ -72,6 +72,17 @@ final class ConfigReader
         return read(key, config::getBytes, "must be a size such as 256KiB: ");
     }
 
+    /** A size ({@link #bytes}) that must fit an {@code int}: beyond that, a complaint naming the key. */
+    int intBytes(final String key)
+    {
+        final long bytes = bytes(key);
+        if (bytes > Integer.MAX_VALUE)
+        {
+            throw new InvalidConfigException(key, "must be at most " + Integer.MAX_VALUE + " bytes, was " + bytes);
+        }
+        return (int)bytes;
+    }
+
     Duration duration(final String key)
     {
         return read(key, config::getDuration, "must be a duration such as 0s, 500ms or 30s: ");

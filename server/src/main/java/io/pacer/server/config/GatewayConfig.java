@@ -59,7 +59,7 @@ public record GatewayConfig(
             in.string(PREFIX + "host"),
             in.integer(PREFIX + "port"),
             in.integer(PREFIX + "io-threads"),
-            in.integer(PREFIX + "max-frame-bytes"),
+            in.intBytes(PREFIX + "max-frame-bytes"),
             in.integer(PREFIX + "max-connections"),
             in.duration(PREFIX + "idle-timeout"),
             in.bytes(PREFIX + "write-high-water-mark"),

@@ -75,24 +75,34 @@ public record PacerConfig(
     static PacerConfig load(final Path file, final Map<String, ?> overrides, final Map<String, String> variables)
     {
         ConfigFactory.invalidateCaches();
-        Config operator = ConfigFactory.empty();
-        if (file != null)
-        {
-            operator = parse("--config", file);
-        }
-        else if (System.getProperty("config.file") != null)
-        {
-            operator = parse("config.file", Path.of(System.getProperty("config.file")));
-        }
+        final String configFile = System.getProperty("config.file");
+        final Config operator = file != null ? parse("--config", file) :
+            configFile != null ? parse("config.file", Path.of(configFile)) : ConfigFactory.empty();
+        return resolve(() -> ConfigFactory.parseMap(overrides, "overrides")
+            .withFallback(ConfigFactory.systemProperties())
+            .withFallback(environment(variables))
+            .withFallback(operator)
+            .withFallback(ConfigFactory.defaultReference()));
+    }
+
+    /**
+     * The embedded defaults alone, with {@code overrides} above them: no operator file, system
+     * property or environment variable (the demo's sandbox, which must run the same everywhere).
+     */
+    public static PacerConfig embedded(final Map<String, ?> overrides)
+    {
+        ConfigFactory.invalidateCaches();
+        return resolve(() -> ConfigFactory.parseMap(overrides, "overrides").withFallback(
+            ConfigFactory.defaultReferenceUnresolved().resolve(ConfigResolveOptions.defaults().setUseSystemEnvironment(false))));
+    }
+
+    /** Resolves and checks the layers {@code layered} makes, and reads them. */
+    private static PacerConfig resolve(final Supplier<Config> layered)
+    {
         final Config resolved;
         try
         {
-            resolved = ConfigFactory.parseMap(overrides, "overrides")
-                .withFallback(ConfigFactory.systemProperties())
-                .withFallback(environment(variables))
-                .withFallback(operator)
-                .withFallback(ConfigFactory.defaultReference())
-                .resolve();
+            resolved = layered.get().resolve();
             resolved.checkValid(ConfigFactory.defaultReference(), "pacer");
             UnknownKeys.check(resolved, ConfigFactory.defaultReference());
         }

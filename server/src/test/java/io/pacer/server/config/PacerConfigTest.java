@@ -120,6 +120,22 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldGiveTheEmbeddedDefaultsAloneWithNoSystemPropertyAbove()
+    {
+        System.setProperty("pacer.gateway.port", "9700");
+        try
+        {
+            assertThat(PacerConfig.load(null).gateway().port()).isEqualTo(9700);
+            assertThat(PacerConfig.embedded(Map.of("pacer.admin.port", 0)).gateway().port()).isEqualTo(9400);
+            assertThat(PacerConfig.embedded(Map.of("pacer.admin.port", 0)).admin().port()).isZero();
+        }
+        finally
+        {
+            System.clearProperty("pacer.gateway.port");
+        }
+    }
+
+    @Test
     void shouldNameTheKeyOfAnEnvironmentVariableThatIsNotValid()
     {
         assertThatThrownBy(() -> PacerConfig.load(null, Map.of(), Map.of("PACER_GATEWAY_PORT", "ninety")))
@@ -182,6 +198,17 @@ class PacerConfigTest
             .isTrue();
         assertInvalid(Map.of("pacer.cluster.idle-strategy", "spin"), "pacer.cluster.idle-strategy: must be one of");
         assertInvalid(Map.of("pacer.cluster.member-id", 1), "pacer.cluster.member-id: is set, but pacer.cluster.members is empty");
+    }
+
+    @Test
+    void shouldReadByteSizesWithOrWithoutAUnit()
+    {
+        final PacerConfig config = PacerConfig.load(null, Map.of("pacer.gateway.max-frame-bytes", "8KiB", "pacer.admin.max-body-bytes", "4MiB"));
+        assertThat(config.gateway().maxFrameBytes()).isEqualTo(8192);
+        assertThat(config.admin().maxBodyBytes()).isEqualTo(4 << 20);
+        assertThat(PacerConfig.load(null, Map.of("pacer.gateway.max-frame-bytes", 512)).gateway().maxFrameBytes()).isEqualTo(512);
+        assertInvalid(Map.of("pacer.admin.max-body-bytes", "3GiB"), "pacer.admin.max-body-bytes: must be at most");
+        assertInvalid(Map.of("pacer.gateway.max-frame-bytes", "lots"), "pacer.gateway.max-frame-bytes: must be a size");
     }
 
     @Test
