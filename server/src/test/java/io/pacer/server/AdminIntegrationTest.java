@@ -139,7 +139,9 @@ class AdminIntegrationTest
         {
             // a valid definition, padded with whitespace past the limit
             final String padded = asap(700, 1) + " ".repeat(2_000);
-            assertThat(small.put("/campaigns/700", padded).statusCode()).isEqualTo(413);
+            final java.net.http.HttpResponse<String> refused = small.put("/campaigns/700", padded);
+            assertThat(refused.statusCode()).isEqualTo(413);
+            assertThat(refused.body()).isEqualTo("{\"error\":\"request body larger than pacer.admin.max-body-bytes (1024 bytes)\"}");
             assertThat(small.get("/campaigns/700").statusCode()).isEqualTo(404);
             assertThat(small.put("/campaigns/700", asap(700, 1)).statusCode()).isEqualTo(200);
         }

@@ -4,7 +4,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.pacer.server.config.AdminConfig;
 import io.pacer.server.net.ReloadingTls;
@@ -58,7 +57,7 @@ public final class AdminServer implements AutoCloseable
                     }
                     ch.pipeline()
                         .addLast(new HttpServerCodec())
-                        .addLast(new HttpObjectAggregator(config.maxBodyBytes()))
+                        .addLast(new BoundedBodyAggregator(config.maxBodyBytes()))
                         .addLast(handler);
                 }
             });
