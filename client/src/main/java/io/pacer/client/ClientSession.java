@@ -20,9 +20,13 @@ import java.nio.ByteBuffer;
  * pacer is known to have read it. Nothing here allocates per bid.
  *
  * <p>A notice is known to be read when a bid written after it on the same connection is answered
- * (other than OVERLOADED, which a full ring may answer before reading on): the pacer reads a
- * connection in order and answers a bid only after journaling what came before it. When no bid
- * follows, a probe (a bid of 0, answered INVALID_REQUEST, reserving nothing) asks.
+ * from the pacer's ring: the pacer reads a connection in order and decides a bid in the ring only
+ * after journaling what came before it. Two answers may come from before the ring, and
+ * acknowledge nothing: OVERLOADED (a full ring) and UNKNOWN_CAMPAIGN (also the answer for a
+ * campaign outside the gateway's permitted ids, given at once). When no bid follows, a probe (a bid
+ * of 0, answered INVALID_REQUEST from the ring whatever the gateway's ids, reserving nothing) asks;
+ * an identity that may not send bids at all cannot probe, and its notices are resent on every
+ * reconnect (their dedupe window makes that safe).
  *
  * <p>Over 300 lines because one connection's protocol state (in-flight bids, unacknowledged
  * notices, probes, reconnects) is touched only by its transport thread and is kept in one place for
@@ -198,7 +202,7 @@ final class ClientSession implements FrameListener
             stats.increment(ClientStats.Count.LATE_ANSWERS);
             return;
         }
-        if (reason != Reason.OVERLOADED.value())
+        if (reason != Reason.OVERLOADED.value() && reason != Reason.UNKNOWN_CAMPAIGN.value())
         {
             acknowledgeNoticesBefore(inFlight.writeIndex(slot));
         }

@@ -43,6 +43,7 @@ final class FakePacer implements AutoCloseable
     private volatile boolean stalled;
     private volatile boolean answering = true;
     private volatile LongPredicate bidFor = campaignId -> true;
+    private volatile LongPredicate outsideIds = campaignId -> false;
 
     FakePacer() throws IOException
     {
@@ -80,6 +81,15 @@ final class FakePacer implements AutoCloseable
     void bidFor(final LongPredicate predicate)
     {
         bidFor = predicate;
+    }
+
+    /**
+     * Which campaigns are outside this gateway's ids: a priced bid for one is answered NO_BID
+     * UNKNOWN_CAMPAIGN, as a pacer with permissions answers it, before reading on.
+     */
+    void outsideIds(final LongPredicate predicate)
+    {
+        outsideIds = predicate;
     }
 
     /** Closes every connection, as a crashed or restarted node does. */
@@ -151,6 +161,7 @@ final class FakePacer implements AutoCloseable
                         return;
                     }
                     final Reason reason = bidCpmMicros <= 0 ? Reason.INVALID_REQUEST :
+                        outsideIds.test(campaignId) ? Reason.UNKNOWN_CAMPAIGN :
                         bidFor.test(campaignId) ? Reason.NONE : Reason.PACING;
                     if (stalled)
                     {

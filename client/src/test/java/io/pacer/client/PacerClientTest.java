@@ -232,6 +232,22 @@ class PacerClientTest
     }
 
     @Test
+    void shouldNotTakeAnUnknownCampaignAnswerGivenBeforeTheRingAsProofTheNoticesWereRead() throws Exception
+    {
+        final FakePacer fake = fake();
+        fake.outsideIds(campaignId -> campaignId == 7);
+        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(Duration.ofSeconds(30)));
+        client.win(1, 1, 2_000);
+        client.loss(2, 1);
+        assertThat(client.bid(7, 1_000).get(10, TimeUnit.SECONDS).reason()).isEqualTo(Reason.UNKNOWN_CAMPAIGN.value());
+        assertThat(client.pendingNotices()).as("the pacer may answer it before reading the notices").isEqualTo(2);
+
+        assertThat(client.bid(1, 1_000).get(10, TimeUnit.SECONDS).bid()).isTrue();
+        eventually(() -> client.pendingNotices() == 0);
+        assertThat(client.stats().get(ClientStats.Count.NOTICES_ACKNOWLEDGED)).isEqualTo(2);
+    }
+
+    @Test
     void shouldRouteCampaignsByThePartitionMapAndFailOverWhenANodeIsDown() throws Exception
     {
         final FakePacer even = fake();

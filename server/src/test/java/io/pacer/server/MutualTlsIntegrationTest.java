@@ -156,6 +156,9 @@ class MutualTlsIntegrationTest
                 .isEqualTo("NO_BID 2 UNKNOWN_CAMPAIGN");
             assertThat(bidder.ask(3, 21, 9_000)).as("and looks like one that does not").isEqualTo("NO_BID 3 UNKNOWN_CAMPAIGN");
             assertThat(refusals(pacer, "bidder-low-ids").outsideCampaigns().get()).isEqualTo(2);
+            assertThat(bidder.ask(4, 20, 0)).as("a bid of no price is invalid whatever its campaign, decided in the ring")
+                .isEqualTo("NO_BID 4 INVALID_REQUEST");
+            assertThat(refusals(pacer, "bidder-low-ids").outsideCampaigns().get()).isEqualTo(2);
         }
     }
 

@@ -80,7 +80,10 @@ final class FramePublisher implements FrameListener
             refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
             return;
         }
-        if (!permits.mayName(campaignId))
+        // a bid of no price is INVALID_REQUEST whatever its campaign, decided in the ring before any
+        // campaign is looked up (it tells nothing of which exist); so it is answered in its turn,
+        // after what the connection sent before it, as the client's probe for notices read relies on
+        if (bidCpmMicros > 0 && !permits.mayName(campaignId))
         {
             // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
             permits.countOutsideCampaigns();
