@@ -233,8 +233,8 @@ if wants tls; then
       -out "$mtls/client.crt" 2>/dev/null
     start_pacer "-Dpacer.gateway.tls.cert-file=$PWD/$TLS_DIR/localhost.crt" "-Dpacer.gateway.tls.key-file=$tls_key" \
       "-Dpacer.gateway.tls.client-ca-file=$mtls/ca.crt" \
-      "-Dpacer.gateway.permissions.loadtest.send.0=bid-request" "-Dpacer.gateway.permissions.loadtest.send.1=win-notice" \
-      "-Dpacer.gateway.permissions.loadtest.send.2=loss-notice"
+      "-Dpacer.gateways.loadtest.send.0=bid-request" "-Dpacer.gateways.loadtest.send.1=win-notice" \
+      "-Dpacer.gateways.loadtest.send.2=loss-notice"
     loadtest --port $GW -c 8 -w 16 -d "$DURATION" --warmup "$WARMUP" $setup --tls --tls-trust "$TLS_DIR/localhost.crt" \
       --tls-cert "$mtls/client.crt" --tls-key "$mtls/client.key" > "$out/tls-mtls-$r.json"
     stop_server

@@ -6,7 +6,6 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigResolveOptions;
-import com.typesafe.config.ConfigValue;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.PipelineConfig;
 import io.pacer.pipeline.ThreadingMode;
@@ -80,7 +79,7 @@ public record PacerConfig(
             configFile != null ? parse("config.file", Path.of(configFile)) : ConfigFactory.empty();
         return resolve(() -> ConfigFactory.parseMap(overrides, "overrides")
             .withFallback(ConfigFactory.systemProperties())
-            .withFallback(environment(variables))
+            .withFallback(EnvironmentLayer.of(variables))
             .withFallback(operator)
             .withFallback(ConfigFactory.defaultReference()));
     }
@@ -112,42 +111,6 @@ public record PacerConfig(
             throw new InvalidConfigException("configuration", ex.getMessage());
         }
         return read(new ConfigReader(resolved));
-    }
-
-    /**
-     * The keys whose {@code reference.conf} value one of the {@code PACER_...} {@code variables}
-     * sets: those that resolve differently with them than without. The variables are resolved as
-     * root keys beside {@code pacer}, where a substitution looks before the system environment.
-     */
-    private static Config environment(final Map<String, String> variables)
-    {
-        final Map<String, String> pacer = new java.util.TreeMap<>();
-        variables.forEach((name, value) ->
-        {
-            if (name.startsWith("PACER_"))
-            {
-                pacer.put(name, value);
-            }
-        });
-        final Config reference = ConfigFactory.defaultReferenceUnresolved();
-        final ConfigResolveOptions noSystemEnvironment = ConfigResolveOptions.defaults().setUseSystemEnvironment(false);
-        final Config withEnvironment = reference.withFallback(ConfigFactory.parseMap(pacer, "environment variables"))
-            .resolve(noSystemEnvironment);
-        final Config without = reference.resolve(noSystemEnvironment);
-        Config environment = ConfigFactory.empty("environment variables");
-        if (!withEnvironment.hasPath("pacer"))
-        {
-            return environment;
-        }
-        for (final Map.Entry<String, ConfigValue> entry : withEnvironment.getConfig("pacer").entrySet())
-        {
-            final String key = "pacer." + entry.getKey();
-            if (!without.hasPath(key) || !without.getValue(key).unwrapped().equals(entry.getValue().unwrapped()))
-            {
-                environment = environment.withValue(key, entry.getValue());
-            }
-        }
-        return environment;
     }
 
     private static PacerConfig read(final ConfigReader in)

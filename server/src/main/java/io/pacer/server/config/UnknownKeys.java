@@ -48,7 +48,10 @@ final class UnknownKeys
         for (final Map.Entry<String, ConfigValue> entry : resolved.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();
-            if (!known.contains(key) && OPEN_SECTIONS.stream().noneMatch(key::startsWith))
+            // -Dpacer.cluster.members.0=... sets a list's element, as Typesafe Config reads lists from system properties
+            final String listed = key.replaceFirst("\\.\\d+$", "");
+            if (!known.contains(key) && !(listed.length() < key.length() && known.contains(listed)) &&
+                OPEN_SECTIONS.stream().noneMatch(key::startsWith))
             {
                 unknown.add(key);
             }

@@ -136,6 +136,38 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldLetAVariableSetAKeyBackToItsDefaultOverTheFile() throws Exception
+    {
+        final Path file = Files.createTempFile("pacer", ".conf");
+        Files.writeString(file, "pacer.pipeline.wait-strategy = \"blocking\"\npacer.admin.token = \"from-the-file\"\n");
+
+        final PacerConfig config = PacerConfig.load(file, Map.of(), Map.of("PACER_WAIT_STRATEGY", "phased", "PACER_ADMIN_TOKEN", ""));
+
+        assertThat(config.pipeline().waitStrategy()).isEqualTo("phased");
+        assertThat(config.admin().token()).isEmpty();
+    }
+
+    @Test
+    void shouldLeaveTheHomeTheLauncherExportsBelowTheFile() throws Exception
+    {
+        final Path file = Files.createTempFile("pacer", ".conf");
+        Files.writeString(file, "pacer.home = \"/srv/pacer\"\n");
+
+        assertThat(PacerConfig.load(file, Map.of(), Map.of("PACER_HOME", "/checkout")).home()).isEqualTo(Path.of("/srv/pacer"));
+    }
+
+    @Test
+    void shouldRefuseAVariableOfAnEarlierVersionNamingItsReplacement()
+    {
+        assertThatThrownBy(() -> PacerConfig.load(null, Map.of(), Map.of("PACER_ADMIN_TOKEN_FILE", "/etc/pacer/tokens")))
+            .isInstanceOf(InvalidConfigException.class)
+            .hasMessageContaining("PACER_ADMIN_TOKEN_FILE: no longer read; use PACER_ADMIN_TOKENS_FILE");
+        assertThatThrownBy(() -> PacerConfig.load(null, Map.of(), Map.of("PACER_CLUSTER_ENABLED", "true")))
+            .hasMessageContaining("PACER_CLUSTER_ENABLED: no longer read");
+        assertThat(PacerConfig.load(null, Map.of(), Map.of("PACER_CLUSTER_ENABLED", "false")).cluster().enabled()).isFalse();
+    }
+
+    @Test
     void shouldNameTheKeyOfAnEnvironmentVariableThatIsNotValid()
     {
         assertThatThrownBy(() -> PacerConfig.load(null, Map.of(), Map.of("PACER_GATEWAY_PORT", "ninety")))
@@ -209,6 +241,23 @@ class PacerConfigTest
         assertThat(PacerConfig.load(null, Map.of("pacer.gateway.max-frame-bytes", 512)).gateway().maxFrameBytes()).isEqualTo(512);
         assertInvalid(Map.of("pacer.admin.max-body-bytes", "3GiB"), "pacer.admin.max-body-bytes: must be at most");
         assertInvalid(Map.of("pacer.gateway.max-frame-bytes", "lots"), "pacer.gateway.max-frame-bytes: must be a size");
+    }
+
+    @Test
+    void shouldTakeAListAsTheElementsSystemPropertiesGiveIt()
+    {
+        System.setProperty("pacer.cluster.members.0", "127.0.0.1");
+        System.setProperty("pacer.cluster.members.1", "127.0.0.2");
+        try
+        {
+            assertThat(PacerConfig.load(null).cluster().members()).containsExactly("127.0.0.1", "127.0.0.2");
+            assertInvalid(Map.of("pacer.cluster.member.0", "x"), "pacer.cluster.member.0: unknown key");
+        }
+        finally
+        {
+            System.clearProperty("pacer.cluster.members.0");
+            System.clearProperty("pacer.cluster.members.1");
+        }
     }
 
     @Test

@@ -1,0 +1,80 @@
+package io.pacer.server.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
+import com.typesafe.config.ConfigValue;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The configuration layer the {@code PACER_...} environment variables make: the keys that
+ * {@code reference.conf} lets a variable set ({@code key = ${?PACER_...}}), at the variables'
+ * values, so that {@link PacerConfig} can put them above the operator's file.
+ *
+ * <p>A key is in the layer when a variable sets it, even to the key's default: each set variable is
+ * resolved once as a probe value no key has, and the keys that come out as the probe are the ones
+ * the variables set. {@code PACER_HOME} is left below the operator's file, as before: bin/pacer
+ * always exports it (the checkout), and a file's own {@code pacer.home} must win over that.
+ */
+final class EnvironmentLayer
+{
+    /**
+     * Variables of earlier versions, with what took their place: set (to anything but "" or false),
+     * they stop start-up rather than be ignored (an ignored token file would leave the admin API open).
+     */
+    static final Map<String, String> REPLACED = Map.of(
+        "PACER_ADMIN_TOKEN_FILE", "PACER_ADMIN_TOKENS_FILE (pacer.admin.tokens-file)",
+        "PACER_CLUSTER_ENABLED", "pacer.cluster.members in the operator's file (cluster mode is on when it names the members)");
+
+    private static final String PROBE = "\u0000set by an environment variable";
+    private static final String HOME = "pacer.home";
+
+    private EnvironmentLayer()
+    {
+    }
+
+    /** The layer {@code variables} (the environment) make; variables not named {@code PACER_...} are ignored. */
+    static Config of(final Map<String, String> variables)
+    {
+        final Map<String, String> values = new TreeMap<>();
+        final Map<String, String> probes = new TreeMap<>();
+        variables.forEach((name, value) ->
+        {
+            if (REPLACED.containsKey(name) && !value.isEmpty() && !"false".equals(value))
+            {
+                throw new InvalidConfigException(name, "no longer read; use " + REPLACED.get(name) + ", see docs/operations.md");
+            }
+            if (name.startsWith("PACER_"))
+            {
+                values.put(name, value);
+                probes.put(name, PROBE);
+            }
+        });
+        Config layer = ConfigFactory.empty("environment variables");
+        if (values.isEmpty())
+        {
+            return layer;
+        }
+        final Config probed = resolve(probes);
+        final Config resolved = resolve(values);
+        for (final Map.Entry<String, ConfigValue> entry : probed.getConfig("pacer").entrySet())
+        {
+            final String key = "pacer." + entry.getKey();
+            if (PROBE.equals(entry.getValue().unwrapped()) && !HOME.equals(key))
+            {
+                layer = layer.withValue(key, resolved.getValue(key));
+            }
+        }
+        return layer;
+    }
+
+    /** {@code reference.conf} with {@code variables} (the only environment its substitutions see), as root keys beside {@code pacer}. */
+    private static Config resolve(final Map<String, String> variables)
+    {
+        return ConfigFactory.defaultReferenceUnresolved()
+            .withFallback(ConfigFactory.parseMap(variables, "environment variables"))
+            .resolve(ConfigResolveOptions.defaults().setUseSystemEnvironment(false));
+    }
+}
