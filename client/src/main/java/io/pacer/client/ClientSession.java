@@ -54,7 +54,11 @@ final class ClientSession implements FrameListener
     private final NoticeLog unacknowledged = new NoticeLog();
 
     private long bidsWritten;
-    private long lastBidWrittenNanos;
+    /**
+     * When the last answer from the ring came (one that acknowledges the notices written before its
+     * bid): while they keep coming, bids acknowledge the notices and no probe is needed.
+     */
+    private long lastRingAnswerNanos;
     /** When the unacknowledged notices began to wait (the log went from empty to not). */
     private long noticesWaitingSinceNanos;
     private boolean probeInFlight;
@@ -164,7 +168,6 @@ final class ClientSession implements FrameListener
             return;
         }
         inFlight.track(requestId, campaignId, correlationId, submittedNanos, ++bidsWritten, false);
-        lastBidWrittenNanos = nowNanos;
         ensure(FrameEncoder.BID_REQUEST_LENGTH);
         outLength += encoder.bidRequest(out, outLength, requestId, campaignId, bidCpmMicros);
         stats.increment(ClientStats.Count.BIDS_SENT);
@@ -204,6 +207,7 @@ final class ClientSession implements FrameListener
         }
         if (reason != Reason.OVERLOADED.value() && reason != Reason.UNKNOWN_CAMPAIGN.value())
         {
+            lastRingAnswerNanos = nowNanos;
             acknowledgeNoticesBefore(inFlight.writeIndex(slot));
         }
         final boolean probe = inFlight.isProbe(slot);
@@ -245,12 +249,11 @@ final class ClientSession implements FrameListener
             failSafeOldest(slot, ClientReason.DEADLINE_EXCEEDED);
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() &&
-            now - Math.max(lastBidWrittenNanos, noticesWaitingSinceNanos) >= probeIntervalNanos && inFlight.hasFreeSlot())
+            now - Math.max(lastRingAnswerNanos, noticesWaitingSinceNanos) >= probeIntervalNanos && inFlight.hasFreeSlot())
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
             inFlight.track(probeRequestId, 0, 0, now, ++bidsWritten, true);
-            lastBidWrittenNanos = now;
             ensure(FrameEncoder.BID_REQUEST_LENGTH);
             outLength += encoder.bidRequest(out, outLength, probeRequestId, 0, 0);
             stats.increment(ClientStats.Count.PROBES);

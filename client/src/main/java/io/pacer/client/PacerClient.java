@@ -450,7 +450,10 @@ public final class PacerClient implements AutoCloseable
             return this;
         }
 
-        /** How long notices wait for a bid to acknowledge them before a probe is sent (default 20 ms). */
+        /**
+         * How long notices wait, with no bid answered from the pacer's ring to acknowledge them, before
+         * a probe is sent (default 20 ms).
+         */
         public Context probeInterval(final Duration interval)
         {
             this.probeInterval = interval;

@@ -248,6 +248,25 @@ class PacerClientTest
     }
 
     @Test
+    void shouldProbeWhileBidsFlowThatAreAllAnsweredBeforeTheRing() throws Exception
+    {
+        final FakePacer fake = fake();
+        fake.outsideIds(campaignId -> campaignId == 7);
+        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(Duration.ofMillis(20)));
+        client.win(1, 1, 2_000);
+        client.loss(2, 1);
+        // a bid every millisecond, each answered UNKNOWN_CAMPAIGN: none of them acknowledges
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (client.pendingNotices() > 0 && System.nanoTime() < deadline)
+        {
+            client.bid(7, 1_000).get(10, TimeUnit.SECONDS);
+            Thread.sleep(1);
+        }
+        assertThat(client.pendingNotices()).isZero();
+        assertThat(client.stats().get(ClientStats.Count.PROBES)).isPositive();
+    }
+
+    @Test
     void shouldRouteCampaignsByThePartitionMapAndFailOverWhenANodeIsDown() throws Exception
     {
         final FakePacer even = fake();
