@@ -148,6 +148,55 @@ class AdminIntegrationTest
     }
 
     @Test
+    void shouldAnswerAnAnnouncedOversizedBodyWithTheSameJsonBeforeItIsSentAndKeepTheConnection() throws Exception
+    {
+        try (TestPacer small = TestPacer.start(Map.of("pacer.admin.max-body-bytes", 1024));
+             java.net.Socket socket = new java.net.Socket("127.0.0.1", small.server.adminAddress().getPort()))
+        {
+            socket.setSoTimeout(10_000);
+            final java.io.OutputStream out = socket.getOutputStream();
+            final java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(socket.getInputStream(), java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.write(("PUT /campaigns/700 HTTP/1.1\r\nHost: pacer\r\nContent-Type: application/json\r\n" +
+                "Content-Length: 5000\r\nExpect: 100-continue\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.flush();
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 413 ")
+                .endsWith("{\"error\":\"request body larger than pacer.admin.max-body-bytes (1024 bytes)\"}");
+
+            // the body was never sent: the connection serves the next request
+            out.write("GET /health HTTP/1.1\r\nHost: pacer\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.flush();
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
+        }
+    }
+
+    /** One HTTP/1.1 response with a Content-Length: its status line, headers and body, as text. */
+    private static String readResponse(final java.io.BufferedReader in) throws java.io.IOException
+    {
+        final StringBuilder response = new StringBuilder();
+        int length = 0;
+        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine())
+        {
+            response.append(line).append('\n');
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:"))
+            {
+                length = Integer.parseInt(line.substring("content-length:".length()).trim());
+            }
+        }
+        final char[] body = new char[length];
+        for (int read = 0; read < length; )
+        {
+            final int n = in.read(body, read, length - read);
+            if (n < 0)
+            {
+                break;
+            }
+            read += n;
+        }
+        return response.append('\n').append(body).toString();
+    }
+
+    @Test
     void shouldRefuseOtherMethods() throws Exception
     {
         final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
