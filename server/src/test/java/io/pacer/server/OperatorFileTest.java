@@ -49,6 +49,22 @@ class OperatorFileTest
     }
 
     @Test
+    void shouldLeaveAFileNamedByConfigFileToTheConfigurationToRead() throws Exception
+    {
+        Files.createDirectories(home.resolve("conf")).resolve("application.conf").toFile().createNewFile();
+        System.setProperty("pacer.home", home.toString());
+        System.setProperty("config.file", home.resolve("other.conf").toString());
+        try
+        {
+            assertThat(ServeCommand.operatorFile(null)).as("PacerConfig.load reads -Dconfig.file itself").isNull();
+        }
+        finally
+        {
+            System.clearProperty("config.file");
+        }
+    }
+
+    @Test
     void shouldReadTheFileNamedByConfigInstead() throws Exception
     {
         Files.createDirectories(home.resolve("conf")).resolve("application.conf").toFile().createNewFile();
