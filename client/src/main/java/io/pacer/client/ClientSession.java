@@ -24,9 +24,9 @@ import java.nio.ByteBuffer;
  * after journaling what came before it. Two answers may come from before the ring, and
  * acknowledge nothing: OVERLOADED (a full ring) and UNKNOWN_CAMPAIGN (also the answer for a
  * campaign outside the gateway's permitted ids, given at once). When no bid follows, a probe (a bid
- * of 0, answered INVALID_REQUEST from the ring whatever the gateway's ids, reserving nothing) asks;
- * an identity that may not send bids at all cannot probe, and its notices are resent on every
- * reconnect (their dedupe window makes that safe).
+ * of 0, answered INVALID_REQUEST from the ring whatever the gateway's ids, reserving nothing) asks,
+ * at most once a probe interval. A gateway identity that may send notices may send such a probe even
+ * if it may not bid.
  *
  * <p>Over 300 lines because one connection's protocol state (in-flight bids, unacknowledged
  * notices, probes, reconnects) is touched only by its transport thread and is kept in one place for
@@ -59,6 +59,8 @@ final class ClientSession implements FrameListener
      * bid): while they keep coming, bids acknowledge the notices and no probe is needed.
      */
     private long lastRingAnswerNanos;
+    /** When the last probe was written: probes are at least a probe interval apart, whatever their answers. */
+    private long lastProbeNanos;
     /** When the unacknowledged notices began to wait (the log went from empty to not). */
     private long noticesWaitingSinceNanos;
     private boolean probeInFlight;
@@ -249,11 +251,13 @@ final class ClientSession implements FrameListener
             failSafeOldest(slot, ClientReason.DEADLINE_EXCEEDED);
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() &&
-            now - Math.max(lastRingAnswerNanos, noticesWaitingSinceNanos) >= probeIntervalNanos && inFlight.hasFreeSlot())
+            now - Math.max(Math.max(lastRingAnswerNanos, lastProbeNanos), noticesWaitingSinceNanos) >= probeIntervalNanos &&
+            inFlight.hasFreeSlot())
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
             inFlight.track(probeRequestId, 0, 0, now, ++bidsWritten, true);
+            lastProbeNanos = now;
             ensure(FrameEncoder.BID_REQUEST_LENGTH);
             outLength += encoder.bidRequest(out, outLength, probeRequestId, 0, 0);
             stats.increment(ClientStats.Count.PROBES);

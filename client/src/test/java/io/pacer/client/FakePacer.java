@@ -44,6 +44,7 @@ final class FakePacer implements AutoCloseable
     private volatile boolean answering = true;
     private volatile LongPredicate bidFor = campaignId -> true;
     private volatile LongPredicate outsideIds = campaignId -> false;
+    private volatile boolean overloadProbes;
 
     FakePacer() throws IOException
     {
@@ -90,6 +91,12 @@ final class FakePacer implements AutoCloseable
     void outsideIds(final LongPredicate predicate)
     {
         outsideIds = predicate;
+    }
+
+    /** Answers bids of no price (the client's probes) OVERLOADED, as a full ring would. */
+    void overloadProbes(final boolean overload)
+    {
+        overloadProbes = overload;
     }
 
     /** Closes every connection, as a crashed or restarted node does. */
@@ -160,7 +167,7 @@ final class FakePacer implements AutoCloseable
                     {
                         return;
                     }
-                    final Reason reason = bidCpmMicros <= 0 ? Reason.INVALID_REQUEST :
+                    final Reason reason = bidCpmMicros <= 0 ? (overloadProbes ? Reason.OVERLOADED : Reason.INVALID_REQUEST) :
                         outsideIds.test(campaignId) ? Reason.UNKNOWN_CAMPAIGN :
                         bidFor.test(campaignId) ? Reason.NONE : Reason.PACING;
                     if (stalled)

@@ -267,6 +267,23 @@ class PacerClientTest
     }
 
     @Test
+    void shouldSpaceProbesAProbeIntervalApartWhateverTheirAnswers() throws Exception
+    {
+        final FakePacer fake = fake();
+        fake.overloadProbes(true);
+        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(Duration.ofMillis(50)));
+        client.win(1, 1, 2_000);
+        eventually(() -> client.stats().get(ClientStats.Count.PROBES) >= 2);
+        final long start = System.nanoTime();
+        final long before = client.stats().get(ClientStats.Count.PROBES);
+        Thread.sleep(500);
+        final long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(client.stats().get(ClientStats.Count.PROBES) - before).as("at most one a 50 ms interval")
+            .isLessThanOrEqualTo(elapsedMillis / 50 + 1);
+        assertThat(client.pendingNotices()).as("an OVERLOADED answer acknowledges nothing").isEqualTo(1);
+    }
+
+    @Test
     void shouldRouteCampaignsByThePartitionMapAndFailOverWhenANodeIsDown() throws Exception
     {
         final FakePacer even = fake();

@@ -98,6 +98,8 @@ class MutualTlsIntegrationTest
             assertThat(bidder.ask(7, 1, 9_000)).isEqualTo("BID 7");
             feed.win(7, 1, 9_000).send();
             assertThat(feed.ask(8, 1, 9_000)).isEqualTo("ERROR 8 NOT_PERMITTED " + BidRequestDecoder.TEMPLATE_ID);
+            assertThat(feed.ask(9, 1, 0)).as("a probe: no price, reserves nothing, answered from the ring")
+                .isEqualTo("NO_BID 9 INVALID_REQUEST");
 
             TestPacer.eventually(Duration.ofSeconds(10), () -> pacer.get("/campaigns/1").body().contains("\"wins\":1"));
             assertThat(refusals(pacer, "exchange-feed").notPermitted().get()).isEqualTo(1);

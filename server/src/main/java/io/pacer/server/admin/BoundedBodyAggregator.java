@@ -4,6 +4,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
@@ -54,7 +56,12 @@ final class BoundedBodyAggregator extends HttpObjectAggregator
         // as Netty decides: a whole request, or one whose client neither waits nor keeps the connection, closes it
         final boolean keepOpen = !(oversized instanceof FullHttpMessage) &&
             (HttpUtil.is100ContinueExpected(oversized) || HttpUtil.isKeepAlive(oversized));
-        AdminHandler.send(ctx, keepOpen, tooLarge());
+        final FullHttpResponse response = tooLarge();
+        if (!keepOpen)
+        {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        AdminHandler.send(ctx, keepOpen, response);
     }
 
     private FullHttpResponse tooLarge()

@@ -75,15 +75,17 @@ final class FramePublisher implements FrameListener
     {
         counters.increment(GatewayStats.BID_REQUESTS);
         permits.countReceived(GatewayPermissions.Kind.BID_REQUEST);
-        if (!permits.bids)
+        // a bid of no price is INVALID_REQUEST whatever its campaign, decided in the ring before any
+        // campaign is looked up (it tells nothing of which exist, and reserves nothing); so it is
+        // answered in its turn, after what the connection sent before it: the client's probe for
+        // notices read, which an identity that may send notices may send even if it may not bid
+        final boolean probe = bidCpmMicros <= 0 && (permits.bids || permits.wins || permits.losses);
+        if (!permits.bids && !probe)
         {
             refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
             return;
         }
-        // a bid of no price is INVALID_REQUEST whatever its campaign, decided in the ring before any
-        // campaign is looked up (it tells nothing of which exist); so it is answered in its turn,
-        // after what the connection sent before it, as the client's probe for notices read relies on
-        if (bidCpmMicros > 0 && !permits.mayName(campaignId))
+        if (!probe && !permits.mayName(campaignId))
         {
             // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
             permits.countOutsideCampaigns();

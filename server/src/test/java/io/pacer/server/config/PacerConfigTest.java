@@ -144,7 +144,17 @@ class PacerConfigTest
         final PacerConfig config = PacerConfig.load(file, Map.of(), Map.of("PACER_WAIT_STRATEGY", "phased", "PACER_ADMIN_TOKEN", ""));
 
         assertThat(config.pipeline().waitStrategy()).isEqualTo("phased");
+        assertThat(config.admin().token()).as("an empty variable is unset: it clears nothing").isEqualTo("from-the-file");
+    }
+
+    @Test
+    void shouldIgnoreVariablesNoSubstitutionCanName()
+    {
+        final PacerConfig config = PacerConfig.load(null, Map.of(),
+            Map.of("PACER_ADMIN_TOKEN.old", "x", "PACER_X..Y", "y", "PACER_GATEWAY_PORT", "9600", "PACER_CLUSTER_ENABLED", "Off"));
+
         assertThat(config.admin().token()).isEmpty();
+        assertThat(config.gateway().port()).isEqualTo(9600);
     }
 
     @Test
