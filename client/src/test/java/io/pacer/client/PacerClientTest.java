@@ -231,14 +231,21 @@ class PacerClientTest
         assertThat(client.stats().get(ClientStats.Count.NOTICES_ACKNOWLEDGED)).isEqualTo(2);
     }
 
-    @Test
-    void shouldNotTakeAnUnknownCampaignAnswerGivenBeforeTheRingAsProofTheNoticesWereRead() throws Exception
+    /** A client of a fake pacer that answers bids for campaign 7 UNKNOWN_CAMPAIGN at once, with a win and a loss written. */
+    private PacerClient twoNoticesWithCampaign7OutsideTheIds(final Duration probeInterval) throws Exception
     {
         final FakePacer fake = fake();
         fake.outsideIds(campaignId -> campaignId == 7);
-        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(Duration.ofSeconds(30)));
+        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(probeInterval));
         client.win(1, 1, 2_000);
         client.loss(2, 1);
+        return client;
+    }
+
+    @Test
+    void shouldNotTakeAnUnknownCampaignAnswerGivenBeforeTheRingAsProofTheNoticesWereRead() throws Exception
+    {
+        final PacerClient client = twoNoticesWithCampaign7OutsideTheIds(Duration.ofSeconds(30));
         assertThat(client.bid(7, 1_000).get(10, TimeUnit.SECONDS).reason()).isEqualTo(Reason.UNKNOWN_CAMPAIGN.value());
         assertThat(client.pendingNotices()).as("the pacer may answer it before reading the notices").isEqualTo(2);
 
@@ -250,11 +257,7 @@ class PacerClientTest
     @Test
     void shouldProbeWhileBidsFlowThatAreAllAnsweredBeforeTheRing() throws Exception
     {
-        final FakePacer fake = fake();
-        fake.outsideIds(campaignId -> campaignId == 7);
-        final PacerClient client = client(to(fake).deadline(Duration.ofSeconds(10)).probeInterval(Duration.ofMillis(20)));
-        client.win(1, 1, 2_000);
-        client.loss(2, 1);
+        final PacerClient client = twoNoticesWithCampaign7OutsideTheIds(Duration.ofMillis(20));
         // a bid every millisecond, each answered UNKNOWN_CAMPAIGN: none of them acknowledges
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (client.pendingNotices() > 0 && System.nanoTime() < deadline)
