@@ -4,6 +4,7 @@ import io.pacer.model.InvalidDefinitionException;
 import io.pacer.pipeline.PacerThreads;
 import io.pacer.server.config.InvalidConfigException;
 import io.pacer.server.config.PacerConfig;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
@@ -61,7 +62,10 @@ final class ServeCommand implements Callable<Integer>
         final PacerConfig config;
         try
         {
-            config = PacerConfig.load(operatorFile(configFile));
+            final Path file = operatorFile(configFile);
+            config = PacerConfig.load(file);
+            LoggerFactory.getLogger(ServeCommand.class).info("configuration: {}", file != null ? file.toAbsolutePath() :
+                System.getProperty("config.file") != null ? System.getProperty("config.file") : "the embedded defaults");
         }
         catch (final InvalidConfigException ex)
         {
