@@ -40,6 +40,8 @@ public record PacerConfig(
     Path home, GatewayConfig gateway, AdminConfig admin, CampaignsConfig campaigns, JournalConfig journal,
     PipelineConfig pipeline, Duration shutdownTimeout, boolean metricsEnabled, ClusterConfig cluster)
 {
+    /** {@code pacer.pacing.notice-dedupe-window}'s default: twice the reservation TTL. */
+    private static final String AUTO = "auto";
     private static final Map<String, String> PIPELINE_KEYS = Map.of(
         "shards", "shards", "ringSize", "ring-size", "waitStrategy", "wait-strategy",
         "tickIntervalMillis", "tick-interval", "queueDeadlineNanos", "queue-deadline", "threading", "threading");
@@ -144,7 +146,7 @@ public record PacerConfig(
         final @DurationMillis long ttl = millis(in.duration("pacer.pacing.reservation-ttl"));
         final @DurationMillis long replan = millis(in.duration("pacer.pacing.replan-interval"));
         final String dedupeKey = "pacer.pacing.notice-dedupe-window";
-        if (!in.has(dedupeKey))
+        if (AUTO.equals(in.string(dedupeKey)))
         {
             return section("pacer.pacing.", PACING_KEYS, () -> new PacingPolicy(ttl, replan));
         }

@@ -10,13 +10,10 @@ import java.util.TreeSet;
 /**
  * Refuses keys under {@code pacer.} that the pacer does not know. A misspelt key would otherwise
  * be ignored in silence, and the server would run on the default it meant to change; for a
- * security key that default can be "off". The known keys are those of {@code reference.conf},
- * plus the few it documents in comments because they have no default.
+ * security key that default can be "off". The known keys are those of {@code reference.conf}.
  */
 final class UnknownKeys
 {
-    /** Known keys that {@code reference.conf} documents without setting. */
-    static final Set<String> OPTIONAL = Set.of("pacer.pacing.notice-dedupe-window");
     /** Keys of earlier versions, with what took their place (an operator's old file names them). */
     static final Map<String, String> REPLACED = Map.of(
         "pacer.admin.token-file", "pacer.admin.tokens-file",
@@ -39,7 +36,7 @@ final class UnknownKeys
         {
             return;
         }
-        final Set<String> known = new TreeSet<>(OPTIONAL);
+        final Set<String> known = new TreeSet<>();
         for (final Map.Entry<String, ConfigValue> entry : reference.getConfig("pacer").entrySet())
         {
             known.add("pacer." + entry.getKey());

@@ -60,6 +60,7 @@ class PacerConfigTest
         assertInvalid(Map.of("pacer.gateway.write-high-water-mark", "lots"), "pacer.gateway.write-high-water-mark");
         assertInvalid(Map.of("pacer.gateway.tls.key-file", "/no/such/key.pem"), "pacer.gateway.tls.cert-file: must be set");
         assertInvalid(Map.of("pacer.pacing.notice-dedupe-window", "30s"), "pacer.pacing.notice-dedupe-window: must be at least twice");
+        assertInvalid(Map.of("pacer.pacing.notice-dedupe-window", "soon"), "pacer.pacing.notice-dedupe-window");
         assertInvalid(Map.of("pacer.pipeline.threading", "many"), "pacer.pipeline.threading: must be one of");
         assertInvalid(Map.of("pacer.pipeline.tick-interval", "0s"), "pacer.pipeline.tick-interval: must be > 0");
         assertInvalid(Map.of("pacer.journal.fsync", "sometimes"), "pacer.journal.fsync: must be periodic, batch or never");
@@ -101,6 +102,16 @@ class PacerConfigTest
         assertInvalid(Map.of("pacer.gateway.tls.client-ca-fille", "/etc/pacer/gateways-ca.pem"),
             "pacer.gateway.tls.client-ca-fille: unknown key; did you mean pacer.gateway.tls.client-ca-file?");
         assertInvalid(Map.of("pacer.admin.tokn", "a", "pacer.gateway.prot", 1), "(and 1 more: [pacer.admin.tokn, pacer.gateway.prot])");
+    }
+
+    @Test
+    void shouldRememberNoticesForTwiceTheReservationTtlUnlessAWindowIsGiven()
+    {
+        assertThat(PacerConfig.load(null).pipeline().policy().noticeDedupeWindowMillis()).isEqualTo(60_000);
+        assertThat(PacerConfig.load(null, Map.of("pacer.pacing.reservation-ttl", "45s")).pipeline().policy().noticeDedupeWindowMillis())
+            .isEqualTo(90_000);
+        assertThat(PacerConfig.load(null, Map.of("pacer.pacing.notice-dedupe-window", "5m")).pipeline().policy().noticeDedupeWindowMillis())
+            .isEqualTo(300_000);
     }
 
     @Test
