@@ -64,8 +64,8 @@ final class ServeCommand implements Callable<Integer>
         {
             final Path file = operatorFile(configFile);
             config = PacerConfig.load(file);
-            LoggerFactory.getLogger(ServeCommand.class).info("configuration: {}", file != null ? file.toAbsolutePath() :
-                System.getProperty("config.file") != null ? System.getProperty("config.file") : "the embedded defaults");
+            LoggerFactory.getLogger(ServeCommand.class).info("configuration: {}",
+                file != null ? file.toAbsolutePath() : System.getProperty("config.file", "the embedded defaults"));
         }
         catch (final InvalidConfigException ex)
         {

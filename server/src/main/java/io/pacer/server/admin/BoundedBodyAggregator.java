@@ -25,12 +25,9 @@ import io.pacer.model.CampaignJson;
  */
 final class BoundedBodyAggregator extends HttpObjectAggregator
 {
-    private final int maxBodyBytes;
-
     BoundedBodyAggregator(final int maxBodyBytes)
     {
         super(maxBodyBytes);
-        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -67,7 +64,7 @@ final class BoundedBodyAggregator extends HttpObjectAggregator
     private FullHttpResponse tooLarge()
     {
         final FullHttpResponse response = AdminHandler.response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "application/json",
-            CampaignJson.error("request body larger than pacer.admin.max-body-bytes (" + maxBodyBytes + " bytes)"));
+            CampaignJson.error("request body larger than pacer.admin.max-body-bytes (" + maxContentLength() + " bytes)"));
         HttpUtil.setContentLength(response, response.content().readableBytes());
         return response;
     }

@@ -58,12 +58,15 @@ public record ClusterConfig(
         {
             throw new InvalidConfigException(PREFIX + "threading", "must be shared or dedicated, was \"" + threading + "\"");
         }
-        if (members.isEmpty() && memberId != 0)
+        if (members.isEmpty())
         {
-            throw new InvalidConfigException(PREFIX + "member-id",
-                "is set, but " + PREFIX + "members is empty: cluster mode is on when members names every member's host");
+            if (memberId != 0)
+            {
+                throw new InvalidConfigException(PREFIX + "member-id",
+                    "is set, but " + PREFIX + "members is empty: cluster mode is on when members names every member's host");
+            }
         }
-        if (!members.isEmpty())
+        else
         {
             Check.range(PREFIX + "member-id", memberId, 0, members.size() - 1);
             if (dir == null)

@@ -56,23 +56,24 @@ final class EnvironmentLayer
                 // ${?PACER_...} can name is not the pacer's
                 return;
             }
-            if (REPLACED.containsKey(name) && !OFF.contains(value.toLowerCase(Locale.ROOT)))
+            if (REPLACED.containsKey(name))
             {
-                throw new InvalidConfigException(name, "no longer read; use " + REPLACED.get(name) + ", see docs/operations.md");
+                if (!OFF.contains(value.toLowerCase(Locale.ROOT)))
+                {
+                    throw new InvalidConfigException(name, "no longer read; use " + REPLACED.get(name) + ", see docs/operations.md");
+                }
+                return;
             }
-            if (!REPLACED.containsKey(name))
-            {
-                values.put(name, value);
-                probes.put(name, PROBE);
-            }
+            values.put(name, value);
+            probes.put(name, PROBE);
         });
         Config layer = ConfigFactory.empty("environment variables");
         if (values.isEmpty())
         {
             return layer;
         }
-        final Config probed = resolve(probes);
-        final Config resolved = resolve(values);
+        final Config probed = reference(probes);
+        final Config resolved = reference(values);
         for (final Map.Entry<String, ConfigValue> entry : probed.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();
@@ -84,8 +85,11 @@ final class EnvironmentLayer
         return layer;
     }
 
-    /** {@code reference.conf} with {@code variables} (the only environment its substitutions see), as root keys beside {@code pacer}. */
-    private static Config resolve(final Map<String, String> variables)
+    /**
+     * {@code reference.conf} resolved with {@code variables} as the only environment its
+     * substitutions see (as root keys beside {@code pacer}); with none, the embedded defaults alone.
+     */
+    static Config reference(final Map<String, String> variables)
     {
         return ConfigFactory.defaultReferenceUnresolved()
             .withFallback(ConfigFactory.parseMap(variables, "environment variables"))

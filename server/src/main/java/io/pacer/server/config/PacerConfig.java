@@ -5,7 +5,6 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigResolveOptions;
 import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.PipelineConfig;
 import io.pacer.pipeline.ThreadingMode;
@@ -93,8 +92,7 @@ public record PacerConfig(
     public static PacerConfig embedded(final Map<String, ?> overrides)
     {
         ConfigFactory.invalidateCaches();
-        return resolve(() -> ConfigFactory.parseMap(overrides, "overrides").withFallback(
-            ConfigFactory.defaultReferenceUnresolved().resolve(ConfigResolveOptions.defaults().setUseSystemEnvironment(false))));
+        return resolve(() -> ConfigFactory.parseMap(overrides, "overrides").withFallback(EnvironmentLayer.reference(Map.of())));
     }
 
     /** Resolves and checks the layers {@code layered} makes, and reads them. */

@@ -18,6 +18,11 @@ final class ConnectionPermits
     final boolean bids;
     final boolean wins;
     final boolean losses;
+    /**
+     * Whether it may send a bid of no price, the client's probe for notices read (INVALID_REQUEST
+     * from the ring, whatever the campaign): an identity that may send bids or notices.
+     */
+    final boolean probes;
     /** Inclusive campaign id ranges it may name, or null for every campaign. */
     private final long[] from;
     private final long[] to;
@@ -29,6 +34,7 @@ final class ConnectionPermits
         this.bids = bids;
         this.wins = wins;
         this.losses = losses;
+        this.probes = bids || wins || losses;
         this.from = from;
         this.to = to;
         this.counts = counts;

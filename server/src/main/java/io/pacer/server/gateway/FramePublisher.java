@@ -77,9 +77,8 @@ final class FramePublisher implements FrameListener
         permits.countReceived(GatewayPermissions.Kind.BID_REQUEST);
         // a bid of no price is INVALID_REQUEST whatever its campaign, decided in the ring before any
         // campaign is looked up (it tells nothing of which exist, and reserves nothing); so it is
-        // answered in its turn, after what the connection sent before it: the client's probe for
-        // notices read, which an identity that may send notices may send even if it may not bid
-        final boolean probe = bidCpmMicros <= 0 && (permits.bids || permits.wins || permits.losses);
+        // answered in its turn, after what the connection sent before it (ConnectionPermits.probes)
+        final boolean probe = bidCpmMicros <= 0 && permits.probes;
         if (!permits.bids && !probe)
         {
             refuse(requestId, BidRequestDecoder.TEMPLATE_ID);

@@ -201,8 +201,7 @@ class PacerConfigTest
     void shouldShipAnOperatorTemplateThatChangesNoDefault()
     {
         final com.typesafe.config.Config template = com.typesafe.config.ConfigFactory.parseFile(new java.io.File("../conf/application.conf"));
-        final com.typesafe.config.Config reference = com.typesafe.config.ConfigFactory.defaultReferenceUnresolved()
-            .resolve(com.typesafe.config.ConfigResolveOptions.defaults().setUseSystemEnvironment(false));
+        final com.typesafe.config.Config reference = EnvironmentLayer.reference(Map.of());
         assertThat(template.getConfig("pacer").entrySet()).isNotEmpty().allSatisfy(entry ->
             assertThat(entry.getValue().unwrapped()).as("pacer." + entry.getKey())
                 .isEqualTo(reference.getValue("pacer." + entry.getKey()).unwrapped()));
