@@ -102,8 +102,11 @@ public record PacerConfig(
         try
         {
             resolved = layered.get().resolve();
-            resolved.checkValid(ConfigFactory.defaultReference(), "pacer");
-            UnknownKeys.check(resolved, ConfigFactory.defaultReference());
+            // reference.conf alone: ConfigFactory.defaultReference() has the system properties merged
+            // in, so a misspelt -D key would count as one the pacer knows
+            final Config reference = EnvironmentLayer.reference(Map.of());
+            resolved.checkValid(reference, "pacer");
+            UnknownKeys.check(resolved, reference);
         }
         catch (final ConfigException ex)
         {

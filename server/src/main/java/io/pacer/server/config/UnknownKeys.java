@@ -45,10 +45,9 @@ final class UnknownKeys
         for (final Map.Entry<String, ConfigValue> entry : resolved.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();
-            // -Dpacer.cluster.members.0=... sets a list's element, as Typesafe Config reads lists from system properties
-            final String listed = key.replaceFirst("\\.\\d+$", "");
-            if (!known.contains(key) && !(listed.length() < key.length() && known.contains(listed)) &&
-                OPEN_SECTIONS.stream().noneMatch(key::startsWith))
+            // -Dpacer.cluster.members.0=... sets a list's element (Typesafe Config reads lists so from
+            // system properties): the list's key is the one known; no known key ends in digits
+            if (!known.contains(key.replaceFirst("\\.\\d+$", "")) && OPEN_SECTIONS.stream().noneMatch(key::startsWith))
             {
                 unknown.add(key);
             }

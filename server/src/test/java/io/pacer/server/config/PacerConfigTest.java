@@ -264,6 +264,22 @@ class PacerConfigTest
     }
 
     @Test
+    void shouldRefuseAMisspeltKeyGivenAsASystemProperty()
+    {
+        System.setProperty("pacer.admin.tokn", "secret");
+        try
+        {
+            assertThatThrownBy(() -> PacerConfig.load(null))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("pacer.admin.tokn: unknown key; did you mean pacer.admin.token?");
+        }
+        finally
+        {
+            System.clearProperty("pacer.admin.tokn");
+        }
+    }
+
+    @Test
     void shouldTakeAListAsTheElementsSystemPropertiesGiveIt()
     {
         System.setProperty("pacer.cluster.members.0", "127.0.0.1");
