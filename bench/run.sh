@@ -167,7 +167,7 @@ if wants replay; then
   start=$(date +%s%N)
   # on the collector bin/pacer runs a replay with (JAVA_OPTS is bin/pacer's, not read here)
   # shellcheck disable=SC2046
-  java $OPENS $(JAVA_OPTS= pacer_collector replay) -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
+  java $OPENS $(JAVA_OPTS= pacer_command_options replay) -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
   java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
