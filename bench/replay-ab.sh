@@ -5,36 +5,46 @@
 # then the variant's own options, which come last and so win. Prints every run's wall time from
 # launch to exit, and per variant the median. FORMAT=json replays with --format json (default:
 # the text audit, as `bin/pacer replay` prints it). Every run must re-make every decision: a run
-# that exits non-zero stops the script.
+# that exits non-zero stops the script. The same variant may be given twice (an A/A check of the
+# noise); each is timed on its own.
 #
 #   bench/replay-ab.sh /tmp/journal "server/target/pacer.jar -XX:FreqInlineSize=325" server/target/pacer.jar
 set -euo pipefail
-cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+  echo "usage: bench/replay-ab.sh JOURNAL_DIR \"JAR [JVM OPTION...]\"..." >&2
+  exit 2
+fi
+# shellcheck source=bin/jvm-options
+. "$(dirname "$0")/../bin/jvm-options"
 journal=$1
 shift
-[ $# -ge 1 ] || { echo "usage: bench/replay-ab.sh JOURNAL_DIR \"JAR [JVM OPTION...]\"..." >&2; exit 2; }
-# shellcheck source=bin/jvm-options
-. bin/jvm-options
+variants=("$@")
 rounds=${ROUNDS:-9}
 format=${FORMAT:-text}
-declare -A times
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+declare -a runs
 for round in $(seq 1 "$rounds"); do
-  for variant in "$@"; do
-    read -r jar options <<< "$variant"
+  for i in "${!variants[@]}"; do
+    read -r jar options <<< "${variants[$i]}"
+    # shellcheck disable=SC2086
+    jvm="$(pacer_jvm_options java "$jar") $(JAVA_OPTS=$options pacer_command_options replay) $options"
     start=$(date +%s%N)
-    # shellcheck disable=SC2046,SC2086
-    if ! java $(pacer_jvm_options java "$jar") $(JAVA_OPTS=$options pacer_command_options replay) $options \
-        -jar "$jar" replay --journal "$journal" --format "$format" > /dev/null 2> /tmp/replay-ab.err; then
-      echo "round $round [$variant]: failed (exit $?):" >&2
-      cat /tmp/replay-ab.err >&2
+    rc=0
+    # shellcheck disable=SC2086
+    java $jvm -jar "$jar" replay --journal "$journal" --format "$format" > /dev/null 2> "$err" || rc=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    if [ "$rc" -ne 0 ]; then
+      echo "round $round [${variants[$i]}]: failed (exit $rc):" >&2
+      cat "$err" >&2
       exit 1
     fi
-    ms=$(( ($(date +%s%N) - start) / 1000000 ))
-    times[$variant]="${times[$variant]:-} $ms"
-    echo "round $round [$variant]: $ms ms"
+    runs[i]="${runs[i]:-} $ms"
+    echo "round $round [${variants[$i]}]: $ms ms"
   done
 done
-for variant in "$@"; do
+for i in "${!variants[@]}"; do
   # shellcheck disable=SC2086
-  echo "[$variant] median $(printf '%s\n' ${times[$variant]} | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}') ms of:${times[$variant]}"
+  median=$(printf '%s\n' ${runs[i]} | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
+  echo "[${variants[$i]}] median $median ms of:${runs[i]}"
 done

@@ -165,7 +165,7 @@ if wants replay; then
   KEEP_JOURNAL=1 stop_server
   du -sh "$keep" | cut -f1 > "$out/replay-size.txt"
   start=$(date +%s%N)
-  # on the collector bin/pacer runs a replay with (JAVA_OPTS is bin/pacer's, not read here)
+  # with the options bin/pacer runs a replay with (JAVA_OPTS is bin/pacer's, not read here)
   # shellcheck disable=SC2046
   java $OPENS $(JAVA_OPTS= pacer_command_options replay) -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"

@@ -5,16 +5,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * {@code bin/pacer}: one launcher, one subcommand per job. Exit codes: 0 success, 2 bad usage,
  * 1 any other failure.
  *
- * <p>A command line that names its subcommand first builds only that one: picocli reads every
- * subcommand's annotations, and registers its converters again for each, when it builds a command
- * line (half of the main thread's samples in an empty journal's replay; ~40 ms of CPU, ~10 ms of
- * wall time here). Anything else (no arguments, top-level options, {@code help}, a misspelt
+ * <p>A command line that names its subcommand first builds only that one. Building the command
+ * line was half of the main thread's samples in an empty journal's replay, most of it picocli
+ * reading every subcommand's annotations and registering its converters again for each
+ * (bench/BENCHMARKS.md). Anything else (no arguments, top-level options, {@code help}, a misspelt
  * subcommand) builds them all, so that usage and errors read as before.
  */
 @Command(
@@ -24,16 +23,9 @@ import java.util.function.Supplier;
     description = "Budget pacer for real-time bidding.")
 public final class PacerCli implements Runnable
 {
-    /** The subcommands, in the order usage lists them, each under its {@code @Command} name. */
-    private static final List<Subcommand> SUBCOMMANDS = List.of(
-        new Subcommand("serve", ServeCommand::new),
-        new Subcommand("demo", DemoCommand::new),
-        new Subcommand("loadtest", LoadTestCommand::new),
-        new Subcommand("replay", ReplayCommand::new));
-
-    private record Subcommand(String name, Supplier<Object> command)
-    {
-    }
+    /** The subcommands, in the order usage lists them; each is named by its own {@code @Command}. */
+    private static final List<Class<?>> SUBCOMMANDS =
+        List.of(ServeCommand.class, DemoCommand.class, LoadTestCommand.class, ReplayCommand.class);
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -59,16 +51,16 @@ public final class PacerCli implements Runnable
     static CommandLine commandLine(final String... args)
     {
         final CommandLine cli = new CommandLine(new PacerCli());
-        for (final Subcommand subcommand : SUBCOMMANDS)
+        for (final Class<?> subcommand : SUBCOMMANDS)
         {
-            if (args.length > 0 && subcommand.name().equals(args[0]))
+            if (args.length > 0 && subcommand.getAnnotation(Command.class).name().equals(args[0]))
             {
-                return cli.addSubcommand(subcommand.name(), subcommand.command().get());
+                return cli.addSubcommand(subcommand);
             }
         }
-        for (final Subcommand subcommand : SUBCOMMANDS)
+        for (final Class<?> subcommand : SUBCOMMANDS)
         {
-            cli.addSubcommand(subcommand.name(), subcommand.command().get());
+            cli.addSubcommand(subcommand);
         }
         return cli.addSubcommand(new CommandLine.HelpCommand());
     }

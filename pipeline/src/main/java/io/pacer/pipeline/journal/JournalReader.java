@@ -52,7 +52,7 @@ public final class JournalReader
 {
     /**
      * The logger, made on first use: only a torn tail logs, and making it at class load started
-     * the logging back-end in every {@code pacer replay} (up to ~50 ms of one that logs nothing).
+     * the logging back-end in every {@code pacer replay}, one that logs nothing included.
      */
     private static final class Log
     {
