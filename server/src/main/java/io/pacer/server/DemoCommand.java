@@ -9,6 +9,7 @@ import io.pacer.loadtest.LoadReport;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
+import io.pacer.pipeline.PacerThreads;
 import io.pacer.server.config.PacerConfig;
 import io.pacer.server.demo.SpendChart;
 import picocli.CommandLine.Command;
@@ -24,7 +25,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * {@code pacer demo}: a pacer on the embedded defaults (ephemeral ports, a temporary directory),
@@ -85,19 +87,11 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
             final LoadOptions load = LoadOptions.builder().port(server.gatewayAddress().getPort()).connections(4)
                 .rate(rate).duration(flight.plusMillis(500)).warmup(Duration.ZERO).campaigns(1, 3)
                 .bids(500_000, 1_500_000).exchange(0.3, 0.5, 0.0).build();
-            final CompletableFuture<LoadReport> run = CompletableFuture.supplyAsync(() ->
-            {
-                try
-                {
-                    return new LoadGenerator(load).run();
-                }
-                catch (final Exception ex)
-                {
-                    throw new IllegalStateException(ex);
-                }
-            });
+            // on a thread of the pacer's own (named, daemon), not the JVM's common pool
+            final FutureTask<LoadReport> run = new FutureTask<>(() -> new LoadGenerator(load).run());
+            PacerThreads.thread("pacer-demo-load", run).start();
             final Map<Long, List<long[]>> samples = sample(setup, campaigns, start, end);
-            final LoadReport report = run.join();
+            final LoadReport report = loadReport(run);
             System.out.println();
             System.out.print(report.toText());
             System.out.println();
@@ -106,6 +100,19 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer>
             SpendChart.write(chart, "pacer demo: spend against plan", flight.toMillis() / 1000.0, series);
             System.out.println("chart: " + chart.toAbsolutePath());
             return report.clean() ? 0 : 1;
+        }
+    }
+
+    /** The load run's report once it has finished; its failure is rethrown as it was thrown. */
+    private static LoadReport loadReport(final FutureTask<LoadReport> run) throws Exception
+    {
+        try
+        {
+            return run.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            throw ex.getCause() instanceof Exception cause ? cause : ex;
         }
     }
 

@@ -185,6 +185,47 @@ class ArchitectureTest
             .check(PRODUCTION);
     }
 
+    /**
+     * Work handed to the JVM's common pool: an async step of a {@code CompletableFuture} without an
+     * executor, the pool itself, or a parallel stream. Its threads are the JVM's, not named
+     * pacer-(role) by {@code PacerThreads}, and they are shared with whatever else runs in the JVM.
+     */
+    private static final DescribedPredicate<JavaMethodCall> RUNS_ON_THE_COMMON_POOL =
+        DescribedPredicate.describe("run work on the JVM's common pool", call ->
+        {
+            final String owner = call.getTargetOwner().getName();
+            final String name = call.getName();
+            if (owner.equals("java.util.concurrent.CompletableFuture") && name.endsWith("Async"))
+            {
+                return call.getTarget().getRawParameterTypes().stream()
+                    .noneMatch(type -> type.getName().equals("java.util.concurrent.Executor"));
+            }
+            return (owner.equals("java.util.concurrent.ForkJoinPool") && name.equals("commonPool")) ||
+                name.equals("parallelStream") || (name.equals("parallel") && owner.startsWith("java.util.stream."));
+        });
+
+    static ArchRule ownThreadsOnly(final String packages)
+    {
+        return noClasses().that().resideInAPackage(packages)
+            .should().callMethodWhere(RUNS_ON_THE_COMMON_POOL)
+            .because("every thread the pacer runs work on is its own, named by PacerThreads (ThreadNamesIntegrationTest)");
+    }
+
+    @Test
+    void shouldRunWorkOnlyOnThreadsOfItsOwn()
+    {
+        ownThreadsOnly("io.pacer..").check(PRODUCTION);
+    }
+
+    @Test
+    void shouldFailOnAPlantedCommonPoolTask()
+    {
+        final EvaluationResult result = ownThreadsOnly("io.pacer.archfixture.server..").evaluate(PLANTED);
+        assertThat(result.getFailureReport().getDetails())
+            .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("supplyAsync"))
+            .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("parallelStream"));
+    }
+
     @Test
     void shouldKeepTheConfigurationFreeOfNetty()
     {
