@@ -2,6 +2,7 @@ package io.pacer.server;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -204,11 +205,29 @@ class ArchitectureTest
                 name.equals("parallelStream") || (name.equals("parallel") && owner.startsWith("java.util.stream."));
         });
 
+    /**
+     * A thread made other than through {@code PacerThreads}: a {@code Thread} constructed by hand,
+     * or a JDK pool given no thread factory (its threads are named pool-N-thread-M).
+     */
+    private static final DescribedPredicate<JavaCall<?>> MAKES_A_THREAD_ITSELF =
+        DescribedPredicate.describe("make a thread other than through PacerThreads", call ->
+        {
+            final String owner = call.getTargetOwner().getName();
+            final boolean pool = (owner.equals("java.util.concurrent.Executors") && call.getName().startsWith("new")) ||
+                ((owner.equals("java.util.concurrent.ThreadPoolExecutor") ||
+                    owner.equals("java.util.concurrent.ScheduledThreadPoolExecutor")) && call.getName().equals("<init>"));
+            final boolean factoryGiven = call.getTarget().getRawParameterTypes().stream()
+                .anyMatch(type -> type.getName().equals("java.util.concurrent.ThreadFactory"));
+            return (owner.equals("java.lang.Thread") && call.getName().equals("<init>")) || (pool && !factoryGiven);
+        });
+
     static ArchRule ownThreadsOnly(final String packages)
     {
-        return noClasses().that().resideInAPackage(packages)
+        return noClasses().that().resideInAPackage(packages).and().doNotHaveFullyQualifiedName("io.pacer.pipeline.PacerThreads")
             .should().callMethodWhere(RUNS_ON_THE_COMMON_POOL)
-            .because("every thread the pacer runs work on is its own, named by PacerThreads (ThreadNamesIntegrationTest)");
+            .orShould().callCodeUnitWhere(MAKES_A_THREAD_ITSELF)
+            .because("every thread the pacer runs work on is its own, named by PacerThreads (ThreadNamesIntegrationTest "
+                + "sees the long-lived ones in a running server; this sees every place a thread is made)");
     }
 
     @Test
@@ -224,6 +243,15 @@ class ArchitectureTest
         assertThat(result.getFailureReport().getDetails())
             .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("supplyAsync"))
             .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("parallelStream"));
+    }
+
+    @Test
+    void shouldFailOnAPlantedThreadMadeOutsidePacerThreads()
+    {
+        final EvaluationResult result = ownThreadsOnly("io.pacer.archfixture.server..").evaluate(PLANTED);
+        assertThat(result.getFailureReport().getDetails())
+            .anyMatch(line -> line.contains("StartsAnUnnamedThread.byHand") && line.contains("Thread.<init>"))
+            .anyMatch(line -> line.contains("StartsAnUnnamedThread.pool") && line.contains("newFixedThreadPool"));
     }
 
     @Test
