@@ -237,19 +237,12 @@ class ArchitectureTest
     }
 
     @Test
-    void shouldFailOnAPlantedCommonPoolTask()
+    void shouldFailOnPlantedCommonPoolTasksAndThreadsMadeOutsidePacerThreads()
     {
         final EvaluationResult result = ownThreadsOnly("io.pacer.archfixture.server..").evaluate(PLANTED);
         assertThat(result.getFailureReport().getDetails())
             .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("supplyAsync"))
-            .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("parallelStream"));
-    }
-
-    @Test
-    void shouldFailOnAPlantedThreadMadeOutsidePacerThreads()
-    {
-        final EvaluationResult result = ownThreadsOnly("io.pacer.archfixture.server..").evaluate(PLANTED);
-        assertThat(result.getFailureReport().getDetails())
+            .anyMatch(line -> line.contains("RunsOnTheCommonPool") && line.contains("parallelStream"))
             .anyMatch(line -> line.contains("StartsAnUnnamedThread.byHand") && line.contains("Thread.<init>"))
             .anyMatch(line -> line.contains("StartsAnUnnamedThread.pool") && line.contains("newFixedThreadPool"));
     }
