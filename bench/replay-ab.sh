@@ -27,8 +27,7 @@ declare -a runs
 for round in $(seq 1 "$rounds"); do
   for i in "${!variants[@]}"; do
     read -r jar options <<< "${variants[$i]}"
-    # shellcheck disable=SC2086
-    jvm="$(pacer_jvm_options java "$jar") $(JAVA_OPTS=$options pacer_command_options replay) $options"
+    jvm=$(JAVA_OPTS=$options pacer_launch_options java "$jar" replay)
     start=$(date +%s%N)
     rc=0
     # shellcheck disable=SC2086

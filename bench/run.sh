@@ -164,10 +164,11 @@ if wants replay; then
   loadtest --port $GW -c 8 -w 16 -d 30s --warmup 0s --max-requests 5000000 $setup > /dev/null || true
   KEEP_JOURNAL=1 stop_server
   du -sh "$keep" | cut -f1 > "$out/replay-size.txt"
+  # as bin/pacer starts a replay (JAVA_OPTS is bin/pacer's, not read here)
+  launch=$(JAVA_OPTS='' pacer_launch_options java "$JAR" replay)
   start=$(date +%s%N)
-  # with the options bin/pacer runs a replay with (JAVA_OPTS is bin/pacer's, not read here)
-  # shellcheck disable=SC2046
-  java $OPENS $(JAVA_OPTS= pacer_command_options replay) -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
+  # shellcheck disable=SC2086
+  java $launch -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
   java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \

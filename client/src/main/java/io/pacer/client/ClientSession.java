@@ -55,14 +55,13 @@ final class ClientSession implements FrameListener
 
     private long bidsWritten;
     /**
-     * When the last answer from the ring came (one that acknowledges the notices written before its
-     * bid): while they keep coming, bids acknowledge the notices and no probe is needed.
+     * The latest of: when the unacknowledged notices began to wait (the log went from empty to not),
+     * when the last answer from the ring came (one that acknowledges the notices written before its
+     * bid: while they keep coming, no probe is needed), and when the last probe was written (probes
+     * are at least a probe interval apart, whatever their answers). A probe is due a probe interval
+     * after it.
      */
-    private long lastRingAnswerNanos;
-    /** When the last probe was written: probes are at least a probe interval apart, whatever their answers. */
-    private long lastProbeNanos;
-    /** When the unacknowledged notices began to wait (the log went from empty to not). */
-    private long noticesWaitingSinceNanos;
+    private long probeQuietSinceNanos;
     private boolean probeInFlight;
     private boolean connected;
     private long nowNanos;
@@ -188,7 +187,7 @@ final class ClientSession implements FrameListener
             encoder.lossNotice(out, outLength, requestId, campaignId);
         if (unacknowledged.isEmpty())
         {
-            noticesWaitingSinceNanos = nowNanos;
+            quietSince(nowNanos);
         }
         unacknowledged.add(type, requestId, campaignId, price, bidsWritten);
         stats.increment(ClientStats.Count.NOTICES_SENT);
@@ -209,7 +208,7 @@ final class ClientSession implements FrameListener
         }
         if (reason != Reason.OVERLOADED.value() && reason != Reason.UNKNOWN_CAMPAIGN.value())
         {
-            lastRingAnswerNanos = nowNanos;
+            quietSince(nowNanos);
             acknowledgeNoticesBefore(inFlight.writeIndex(slot));
         }
         final boolean probe = inFlight.isProbe(slot);
@@ -226,6 +225,11 @@ final class ClientSession implements FrameListener
         {
             probeInFlight = false;
         }
+    }
+
+    private void quietSince(final long nanos)
+    {
+        probeQuietSinceNanos = Math.max(probeQuietSinceNanos, nanos);
     }
 
     private void acknowledgeNoticesBefore(final long bidIndex)
@@ -251,13 +255,13 @@ final class ClientSession implements FrameListener
             failSafeOldest(slot, ClientReason.DEADLINE_EXCEEDED);
         }
         if (connected && !probeInFlight && !unacknowledged.isEmpty() &&
-            now - Math.max(Math.max(lastRingAnswerNanos, lastProbeNanos), noticesWaitingSinceNanos) >= probeIntervalNanos &&
+            now - probeQuietSinceNanos >= probeIntervalNanos &&
             inFlight.hasFreeSlot())
         {
             probeInFlight = true;
             final long probeRequestId = client.nextRequestId();
             inFlight.track(probeRequestId, 0, 0, now, ++bidsWritten, true);
-            lastProbeNanos = now;
+            quietSince(now);
             ensure(FrameEncoder.BID_REQUEST_LENGTH);
             outLength += encoder.bidRequest(out, outLength, probeRequestId, 0, 0);
             stats.increment(ClientStats.Count.PROBES);

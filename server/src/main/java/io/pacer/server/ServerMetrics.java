@@ -47,18 +47,16 @@ final class ServerMetrics
         {
             m.counter(event.metricName(), event.help(), null, () -> stats.total(event));
         }
+        final String received = "Gateway messages received, by identity and type (with permissions only)";
+        final String refused = "Gateway messages refused by pacer.gateways, by identity and why";
         gateway.permissionCounters().all().forEach((identity, counts) ->
         {
-            m.counter("pacer.gateway.messages", "Gateway messages received, by identity and type (with permissions only)",
-                null, counts.bidRequests()::sum, "gateway", identity, "type", "bid_request");
-            m.counter("pacer.gateway.messages", "Gateway messages received, by identity and type (with permissions only)",
-                null, counts.winNotices()::sum, "gateway", identity, "type", "win_notice");
-            m.counter("pacer.gateway.messages", "Gateway messages received, by identity and type (with permissions only)",
-                null, counts.lossNotices()::sum, "gateway", identity, "type", "loss_notice");
-            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateways, by identity and why",
-                null, counts.notPermitted()::get, "gateway", identity, "reason", "not_permitted");
-            m.counter("pacer.gateway.refused", "Gateway messages refused by pacer.gateways, by identity and why",
-                null, counts.outsideCampaigns()::get, "gateway", identity, "reason", "outside_campaigns");
+            m.counter("pacer.gateway.messages", received, null, counts.bidRequests()::sum, "gateway", identity, "type", "bid_request");
+            m.counter("pacer.gateway.messages", received, null, counts.winNotices()::sum, "gateway", identity, "type", "win_notice");
+            m.counter("pacer.gateway.messages", received, null, counts.lossNotices()::sum, "gateway", identity, "type", "loss_notice");
+            m.counter("pacer.gateway.refused", refused, null, counts.notPermitted()::get, "gateway", identity, "reason", "not_permitted");
+            m.counter("pacer.gateway.refused", refused, null, counts.outsideCampaigns()::get, "gateway", identity, "reason",
+                "outside_campaigns");
         });
         m.gauge("pacer.gateway.unwritten", "Answer bytes not yet written to gateways", "bytes", gateway::unwrittenBytes);
         m.counter("pacer.gateway.received", "Bytes received from gateways", "bytes", () -> stats.total(GatewayStats.BYTES_IN));

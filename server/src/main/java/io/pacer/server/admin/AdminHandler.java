@@ -263,6 +263,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
         else
         {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
     }

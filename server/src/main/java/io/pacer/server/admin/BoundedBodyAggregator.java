@@ -4,8 +4,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
@@ -37,7 +35,9 @@ final class BoundedBodyAggregator extends HttpObjectAggregator
         if (response instanceof HttpResponse answer && answer.status().code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code())
         {
             ReferenceCountUtil.release(response);
-            return tooLarge();
+            final FullHttpResponse tooLarge = tooLarge();
+            HttpUtil.setContentLength(tooLarge, tooLarge.content().readableBytes());
+            return tooLarge;
         }
         return response;
     }
@@ -53,19 +53,12 @@ final class BoundedBodyAggregator extends HttpObjectAggregator
         // as Netty decides: a whole request, or one whose client neither waits nor keeps the connection, closes it
         final boolean keepOpen = !(oversized instanceof FullHttpMessage) &&
             (HttpUtil.is100ContinueExpected(oversized) || HttpUtil.isKeepAlive(oversized));
-        final FullHttpResponse response = tooLarge();
-        if (!keepOpen)
-        {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        }
-        AdminHandler.send(ctx, keepOpen, response);
+        AdminHandler.send(ctx, keepOpen, tooLarge());
     }
 
     private FullHttpResponse tooLarge()
     {
-        final FullHttpResponse response = AdminHandler.response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "application/json",
+        return AdminHandler.response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "application/json",
             CampaignJson.error("request body larger than pacer.admin.max-body-bytes (" + maxContentLength() + " bytes)"));
-        HttpUtil.setContentLength(response, response.content().readableBytes());
-        return response;
     }
 }

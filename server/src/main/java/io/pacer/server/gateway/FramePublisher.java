@@ -77,18 +77,20 @@ final class FramePublisher implements FrameListener
         permits.countReceived(GatewayPermissions.Kind.BID_REQUEST);
         // a bid of no price is INVALID_REQUEST whatever its campaign, decided in the ring before any
         // campaign is looked up (it tells nothing of which exist, and reserves nothing); so it is
-        // answered in its turn, after what the connection sent before it (ConnectionPermits.probes)
-        final boolean probe = bidCpmMicros <= 0 && permits.probes;
-        if (!permits.bids && !probe)
+        // let through to be answered in its turn, after what the connection sent before it
+        // (ConnectionPermits.probes). Asked only of a bid the permissions would stop.
+        if ((!permits.bids || !permits.mayName(campaignId)) && !(bidCpmMicros <= 0 && permits.probes))
         {
-            refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
-            return;
-        }
-        if (!probe && !permits.mayName(campaignId))
-        {
-            // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
-            permits.countOutsideCampaigns();
-            loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
+            if (!permits.bids)
+            {
+                refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
+            }
+            else
+            {
+                // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
+                permits.countOutsideCampaigns();
+                loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
+            }
             return;
         }
         if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos, gateway))
