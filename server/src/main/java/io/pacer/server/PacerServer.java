@@ -128,7 +128,7 @@ public final class PacerServer implements AutoCloseable
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new InvalidConfigException("pacer.admin.tokens-file", ex.getMessage());
+            throw new InvalidConfigException(AdminConfig.TOKENS_FILE, ex.getMessage());
         }
     }
 

@@ -51,8 +51,7 @@ final class ServeCommand implements Callable<Integer>
         {
             return configFile;
         }
-        final String home = System.getProperty("pacer.home", System.getenv().getOrDefault("PACER_HOME", "."));
-        final Path template = Path.of(home).resolve(DEFAULT_FILE);
+        final Path template = PacerConfig.home(System.getenv()).resolve(DEFAULT_FILE);
         return Files.isRegularFile(template) ? template : null;
     }
 

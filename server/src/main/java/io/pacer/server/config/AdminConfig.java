@@ -25,6 +25,8 @@ public record AdminConfig(
     String host, int port, String token, Path tokenFile, int maxBodyBytes, TlsFiles tls, SourceAllowlist allow)
 {
     static final String PREFIX = "pacer.admin.";
+    /** The tokens file's key (its errors name it). */
+    public static final String TOKENS_FILE = PREFIX + "tokens-file";
 
     public AdminConfig
     {
@@ -34,16 +36,16 @@ public record AdminConfig(
         if (token.isEmpty() && tokenFile == null && !isLoopback(host))
         {
             throw new InvalidConfigException(PREFIX + "token",
-                "must be set (or " + PREFIX + "tokens-file) when " + PREFIX + "host (" + host + ") is not a loopback address");
+                "must be set (or " + TOKENS_FILE + ") when " + PREFIX + "host (" + host + ") is not a loopback address");
         }
-        Check.readableFile(PREFIX + "tokens-file", tokenFile);
-        Check.privateFile(PREFIX + "tokens-file", tokenFile);
+        Check.readableFile(TOKENS_FILE, tokenFile);
+        Check.privateFile(TOKENS_FILE, tokenFile);
     }
 
     static AdminConfig read(final ConfigReader in)
     {
         return new AdminConfig(in.string(PREFIX + "host"), in.integer(PREFIX + "port"), in.string(PREFIX + "token"),
-            in.path(PREFIX + "tokens-file"),
+            in.path(TOKENS_FILE),
             in.intBytes(PREFIX + "max-body-bytes"), in.tls("pacer.admin"),
             new SourceAllowlist(PREFIX + "allow", in.strings(PREFIX + "allow")));
     }

@@ -26,13 +26,17 @@ import java.util.regex.Pattern;
 final class EnvironmentLayer
 {
     /**
-     * Variables of earlier versions, with what took their place: set (to anything but "" or a false
-     * such as false, no, off or 0),
-     * they stop start-up rather than be ignored (an ignored token file would leave the admin API open).
+     * Variables of earlier versions, with what took their place: set, they stop start-up rather
+     * than be ignored (an ignored token file would leave the admin API open).
      */
     static final Map<String, String> REPLACED = Map.of(
         "PACER_ADMIN_TOKEN_FILE", "PACER_ADMIN_TOKENS_FILE (pacer.admin.tokens-file)",
         "PACER_CLUSTER_ENABLED", "pacer.cluster.members in the operator's file (cluster mode is on when it names the members)");
+    /**
+     * The replaced variable that was a switch: set to a false (false, no, off, 0) it asked for what
+     * is still the default, a single node, and is let pass (a template that always exports it).
+     */
+    private static final String REPLACED_SWITCH = "PACER_CLUSTER_ENABLED";
 
     private static final Pattern VARIABLE = Pattern.compile("PACER_[A-Z0-9_]+");
     private static final Set<String> OFF = Set.of("false", "no", "off", "0");
@@ -43,37 +47,47 @@ final class EnvironmentLayer
     {
     }
 
-    /** The layer {@code variables} (the environment) make; variables not named {@code PACER_...} are ignored. */
-    static Config of(final Map<String, String> variables)
+    /**
+     * The pacer's variables among {@code environment}: those named {@code PACER_...} and not empty
+     * (empty is unset: a template's unset placeholder must not clear what the file sets, such as a
+     * token).
+     *
+     * @throws InvalidConfigException for a variable of an earlier version ({@link #REPLACED})
+     */
+    static Map<String, String> variables(final Map<String, String> environment)
     {
-        final Map<String, String> values = new TreeMap<>();
-        final Map<String, String> probes = new TreeMap<>();
-        variables.forEach((name, value) ->
+        final Map<String, String> variables = new TreeMap<>();
+        environment.forEach((name, value) ->
         {
             if (value.isEmpty() || !VARIABLE.matcher(name).matches())
             {
-                // empty is unset (a template's ${UNSET} must not clear the file's token); a name no
-                // ${?PACER_...} can name is not the pacer's
                 return;
             }
             if (REPLACED.containsKey(name))
             {
-                if (!OFF.contains(value.toLowerCase(Locale.ROOT)))
+                if (!name.equals(REPLACED_SWITCH) || !OFF.contains(value.toLowerCase(Locale.ROOT)))
                 {
                     throw new InvalidConfigException(name, "no longer read; use " + REPLACED.get(name) + ", see docs/operations.md");
                 }
                 return;
             }
-            values.put(name, value);
-            probes.put(name, PROBE);
+            variables.put(name, value);
         });
+        return variables;
+    }
+
+    /** The layer the pacer's {@code variables} ({@link #variables}) make. */
+    static Config of(final Map<String, String> variables)
+    {
         Config layer = ConfigFactory.empty("environment variables");
-        if (values.isEmpty())
+        if (variables.isEmpty())
         {
             return layer;
         }
+        final Map<String, String> probes = new TreeMap<>();
+        variables.keySet().forEach(name -> probes.put(name, PROBE));
         final Config probed = reference(probes);
-        final Config resolved = reference(values);
+        final Config resolved = reference(variables);
         for (final Map.Entry<String, ConfigValue> entry : probed.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();

@@ -78,11 +78,26 @@ public record PacerConfig(
         final String configFile = System.getProperty("config.file");
         final Config operator = file != null ? parse("--config", file) :
             configFile != null ? parse("config.file", Path.of(configFile)) : ConfigFactory.empty();
+        // one reading of the environment for both layers it sets: the variables above the file, and
+        // reference.conf's own ${?PACER_...} below it (PACER_HOME among them)
+        final Map<String, String> pacerVariables = EnvironmentLayer.variables(variables);
         return resolve(() -> ConfigFactory.parseMap(overrides, "overrides")
             .withFallback(ConfigFactory.systemProperties())
-            .withFallback(EnvironmentLayer.of(variables))
+            .withFallback(EnvironmentLayer.of(pacerVariables))
             .withFallback(operator)
-            .withFallback(ConfigFactory.defaultReference()));
+            .withFallback(EnvironmentLayer.reference(pacerVariables)));
+    }
+
+    /**
+     * {@code pacer.home} as the layers below an operator's file give it ({@code -Dpacer.home}, else
+     * {@code PACER_HOME}, else the working directory), read the way {@link #load} reads it: where
+     * {@code serve} looks for the operator's file before there is one to load.
+     */
+    public static Path home(final Map<String, String> variables)
+    {
+        ConfigFactory.invalidateCaches();
+        return new ConfigReader(ConfigFactory.systemProperties()
+            .withFallback(EnvironmentLayer.reference(EnvironmentLayer.variables(variables))).resolve()).home();
     }
 
     /**
@@ -102,8 +117,8 @@ public record PacerConfig(
         try
         {
             resolved = layered.get().resolve();
-            // reference.conf alone: ConfigFactory.defaultReference() has the system properties merged
-            // in, so a misspelt -D key would count as one the pacer knows
+            // against reference.conf alone (not ConfigFactory.defaultReference(), which has the system
+            // properties merged in, so that a misspelt -D key would count as one the pacer knows)
             final Config reference = EnvironmentLayer.reference(Map.of());
             resolved.checkValid(reference, "pacer");
             UnknownKeys.check(resolved, reference);

@@ -56,19 +56,29 @@ final class UnknownKeys
         {
             return;
         }
-        final String key = unknown.iterator().next();
-        final String replaced = REPLACED.entrySet().stream()
-            .filter(old -> key.equals(old.getKey()) || key.startsWith(old.getKey() + "."))
-            .map(Map.Entry::getValue).findFirst().orElse(null);
-        if (replaced != null)
+        // a key of an earlier version first, wherever it sorts: its message names what replaced it
+        for (final String key : unknown)
         {
-            throw new InvalidConfigException(key, "no longer a key; use " + replaced + ", see docs/operations.md");
+            final String replaced = replacement(key);
+            if (replaced != null)
+            {
+                throw new InvalidConfigException(key, "no longer a key; use " + replaced + ", see docs/operations.md");
+            }
         }
+        final String key = unknown.iterator().next();
         final String closest = closest(key, known);
         final String more = unknown.size() > 1 ? " (and " + (unknown.size() - 1) + " more: " + unknown + ")" : "";
         throw new InvalidConfigException(key, "unknown key" +
             (closest == null ? "" : "; did you mean " + closest + "?") + more +
             "; the keys are those of reference.conf, see docs/operations.md");
+    }
+
+    /** What replaced {@code key} (or the section it lies in), or null if it is not a key of an earlier version. */
+    private static String replacement(final String key)
+    {
+        return REPLACED.entrySet().stream()
+            .filter(old -> key.equals(old.getKey()) || key.startsWith(old.getKey() + "."))
+            .map(Map.Entry::getValue).findFirst().orElse(null);
     }
 
     /** The known key nearest to {@code key}, if it is near enough to be a typo of it; else null. */
