@@ -85,9 +85,9 @@ public final class JournalReader
     private long tornOffset = -1;
     private long lastSequence = -1;
     private long records;
-    /** Whether a read counts its notices ahead ({@link #countingNotices}). */
+    /** Whether a read counts its notices first ({@link #countingNotices}). */
     private boolean countingNotices;
-    /** Counts the notices of the segments being read, ahead of them; null when there is none. */
+    /** The notices of the segments being read, counted before the first record; null when not counted. */
     private NoticeCensus census;
 
     public JournalReader(final Path dir)
@@ -140,27 +140,17 @@ public final class JournalReader
             first++;
         }
         census = countingNotices ? countNotices(segments.subList(first, segments.size())) : null;
-        try
+        for (int i = first; i < segments.size(); i++)
         {
-            for (int i = first; i < segments.size(); i++)
-            {
-                // readSegment hands over no record below fromSequence: those are covered, or a gateway's name
-                readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail, fromSequence);
-            }
-        }
-        finally
-        {
-            if (census != null)
-            {
-                census.close();
-            }
+            // readSegment hands over no record below fromSequence: those are covered, or a gateway's name
+            readSegment(segments.get(i), i == segments.size() - 1, handler, truncateTornTail, fromSequence);
         }
     }
 
     /**
-     * Starts counting the notices of {@code segments} from the first, as far as they were recorded
-     * with its header (shards and tunables) and their headers read; null if there is nothing to
-     * count. Any problem here is left for {@link #readSegment} to find and report.
+     * Counts the notices of {@code segments} from the first, as far as they were recorded with its
+     * header (shards and tunables) and their headers read; null if there is nothing to count. Any
+     * problem here is left for {@link #readSegment} to find and report.
      */
     NoticeCensus countNotices(final List<Path> segments)
     {
@@ -188,7 +178,7 @@ public final class JournalReader
                 break;
             }
         }
-        return first == null ? null : NoticeCensus.start(first, counted, "pacer-journal-census");
+        return first == null ? null : NoticeCensus.count(first, counted);
     }
 
     /**
@@ -430,11 +420,6 @@ public final class JournalReader
         {
             Log.LOG.error("JOURNAL TORN TAIL: {} at offset {} ({}); truncating there - a crash cut the last write short",
                 file, offset, problem);
-            if (census != null)
-            {
-                // it maps this file too, and a mapped read past the cut would fault
-                census.close();
-            }
             channel.truncate(wholeSegment ? 0 : offset);
             channel.force(true);
             if (wholeSegment)
@@ -605,8 +590,8 @@ public final class JournalReader
     }
 
     /**
-     * Makes every read from now on count the journal's notices ahead of the records it hands over,
-     * on a thread of its own, for {@link #census()}: a replay sizes its dedupe tables by it.
+     * Makes every read from now on count the journal's notices before it hands over the first
+     * record, for {@link #census()}: a replay sizes its dedupe tables by it.
      *
      * @return this reader
      */
@@ -617,9 +602,9 @@ public final class JournalReader
     }
 
     /**
-     * How many notices each shard's dedupe window holds at most, counted ahead of the records
-     * handed over, for sizing a replay's tables; null unless {@link #countingNotices} was asked for
-     * and the read has a segment. It counts as far as the segments were recorded with the first
+     * How many notices each shard's dedupe window holds at most, counted before the first record
+     * was handed over, for sizing a replay's tables; null unless {@link #countingNotices} was asked
+     * for and the read has a segment. It counts as far as the segments were recorded with the first
      * one's header.
      */
     public NoticeCensus census()

@@ -45,8 +45,6 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * cache misses overlap instead of each record waiting on its own.
      */
     static final int BLOCK = 16;
-    /** Every this many blocks, the shards' dedupe tables are told the {@link NoticeCensus}'s latest estimate. */
-    private static final int CENSUS_EVERY_BLOCKS = 64;
     /**
      * The open reservations a replay's shards are made for at first; they grow past it as the journal
      * asks. Made for 65,536, their index was 3 MB and a cache miss a bid and a notice, where a
@@ -69,13 +67,14 @@ public final class JournalReplay implements JournalReader.RecordHandler
     private CampaignDefinition definition;
     /** Where the notice census comes from, or null (see {@link #sizedBy}). */
     private JournalReader sizing;
+    /** Whether the shards have been told the census (at the first bid or notice). */
+    private boolean sized;
     /**
      * The most notices a census may size one shard's table for: a quarter of the heap among the
      * shards (the census also counts duplicates and unknown campaigns' notices, which no table holds,
      * and a flood of those must not size the tables past what the heap can give them).
      */
     private final long noticeCapPerShard;
-    private int blocks;
 
     public JournalReplay(final List<PacingShard> shards, final Observer observer)
     {
@@ -145,9 +144,10 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Sizes the shards' dedupe tables from {@code reader}'s {@link JournalReader#census() census}
-     * as it reads (a reader {@link JournalReader#countingNotices() counting notices}): each table
-     * then grows straight to the most notices its window holds in the journal, instead of doubling
-     * its way there, up to a quarter of the heap in all. Changes no decision and no output.
+     * (a reader {@link JournalReader#countingNotices() counting notices}, which counts before it
+     * hands over the first record): each table then grows straight to the most notices its window
+     * holds in the journal, instead of doubling its way there, up to a quarter of the heap in all.
+     * Changes no decision and no output.
      *
      * @return this replay
      */
@@ -209,9 +209,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
     /** Applies the bids and notices waiting, touching them all first. */
     private void applyPending()
     {
-        if (sizing != null && pendingCount > 0 && ++blocks == CENSUS_EVERY_BLOCKS)
+        if (sizing != null && !sized && pendingCount > 0)
         {
-            blocks = 0;
+            sized = true;
             expectNotices(sizing.census());
         }
         long read = 0;
