@@ -5,6 +5,7 @@ import io.pacer.pipeline.journal.sbe.LossRecordDecoder;
 import io.pacer.pipeline.journal.sbe.RecordHeaderDecoder;
 import io.pacer.pipeline.journal.sbe.RecordType;
 import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -54,6 +55,10 @@ public final class NoticeCensus
     private final int[] inWindow;
     private final int[] most;
     private long bucket = Long.MIN_VALUE;
+    /** Where {@link #bucket} lies in each shard's ring of buckets. */
+    private int slot;
+    /** The first millisecond past {@link #bucket} (saturated): a notice stamped before it counts there, no division needed. */
+    private long bucketEndMillis = Long.MIN_VALUE;
 
     private NoticeCensus(final int shards, final long windowMillis)
     {
@@ -126,39 +131,45 @@ public final class NoticeCensus
         final ByteBuffer map;
         try (FileChannel channel = FileChannel.open(segment.file(), StandardOpenOption.READ))
         {
-            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, segment.size()).order(JournalFormat.ORDER);
+            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, segment.size());
         }
+        final UnsafeBuffer records = new UnsafeBuffer(map);
+        final long size = segment.size();
         int position = segment.recordsAt();
-        while (position + JournalFormat.RECORD_HEADER_LENGTH <= segment.size())
+        while (position + JournalFormat.RECORD_HEADER_LENGTH <= size)
         {
-            if (SegmentChecker.framingProblem(map, position, segment.size()) != null)
+            final int length = records.getInt(position, JournalFormat.ORDER);
+            if (!SegmentChecker.isFramed(position, length, size))
             {
                 return false;
             }
-            final int length = map.getInt(position);
-            count(map, position + JournalFormat.RECORD_HEADER_LENGTH, length);
+            count(records, position + JournalFormat.RECORD_HEADER_LENGTH, length);
             position += JournalFormat.RECORD_HEADER_LENGTH + length;
         }
         return true;
     }
 
     /** Counts the record of {@code length} bytes whose payload is at {@code payload} if it is a notice. */
-    private void count(final ByteBuffer map, final int payload, final int length)
+    private void count(final UnsafeBuffer map, final int payload, final int length)
     {
-        final byte type = map.get(payload + RecordHeaderDecoder.typeEncodingOffset());
+        final byte type = map.getByte(payload + RecordHeaderDecoder.typeEncodingOffset());
         if ((type != RecordType.WIN_NOTICE.value() && type != RecordType.LOSS_NOTICE.value()) || length < NOTICE_LENGTH)
         {
             return;
         }
         final int campaignAt = type == RecordType.WIN_NOTICE.value() ?
             WinRecordDecoder.campaignIdEncodingOffset() : LossRecordDecoder.campaignIdEncodingOffset();
-        final long at = Math.floorDiv(map.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset()), bucketMillis);
-        if (at > bucket)
+        final long millis = map.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset(), JournalFormat.ORDER);
+        if (millis >= bucketEndMillis)
         {
-            advanceTo(at);
+            final long at = Math.floorDiv(millis, bucketMillis);
+            if (at > bucket)
+            {
+                advanceTo(at);
+            }
         }
-        final int shard = router.shardOf(map.getLong(payload + campaignAt));
-        buckets[shard][(int)Math.floorMod(bucket, (long)span)]++;
+        final int shard = router.shardOf(map.getLong(payload + campaignAt, JournalFormat.ORDER));
+        buckets[shard][slot]++;
         if (++inWindow[shard] > most[shard])
         {
             most[shard] = inWindow[shard];
@@ -181,5 +192,7 @@ public final class NoticeCensus
             }
         }
         bucket = at;
+        slot = (int)Math.floorMod(at, (long)span);
+        bucketEndMillis = at >= Long.MAX_VALUE / bucketMillis ? Long.MAX_VALUE : (at + 1) * bucketMillis;
     }
 }

@@ -146,4 +146,15 @@ final class SegmentChecker implements Runnable
         }
         return null;
     }
+
+    /**
+     * Whether the record at {@code position}, whose header (there, whole) gives its payload
+     * {@code length}, is framed whole in a segment of {@code size} bytes: {@link #framingProblem}'s
+     * test without the words, for a walk that only needs to know where to stop.
+     */
+    static boolean isFramed(final int position, final int length, final long size)
+    {
+        return length >= JournalFormat.PAYLOAD_HEADER_LENGTH && length <= JournalFormat.MAX_PAYLOAD &&
+            size - position - JournalFormat.RECORD_HEADER_LENGTH >= length;
+    }
 }
