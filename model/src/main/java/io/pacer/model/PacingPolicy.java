@@ -53,6 +53,25 @@ public record PacingPolicy(@DurationMillis long reservationTtlMillis, @DurationM
         this(reservationTtlMillis, replanIntervalMillis, 2 * reservationTtlMillis);
     }
 
+    /**
+     * Written out rather than left to the record: its own is bootstrapped through
+     * {@code java.lang.runtime.ObjectMethods} on first use, tens of milliseconds of method-handle
+     * spinning in a command that compares two policies once (see {@code JournalHeader}).
+     */
+    @Override
+    public boolean equals(final Object other)
+    {
+        return other instanceof PacingPolicy that && reservationTtlMillis == that.reservationTtlMillis &&
+            replanIntervalMillis == that.replanIntervalMillis && noticeDedupeWindowMillis == that.noticeDedupeWindowMillis;
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return Long.hashCode(reservationTtlMillis) * 961 + Long.hashCode(replanIntervalMillis) * 31 +
+            Long.hashCode(noticeDedupeWindowMillis);
+    }
+
     /** The names under which the tunables are recorded, in recording order. */
     public static final List<String> TUNABLE_NAMES =
         List.of("reservation-ttl-ms", "replan-interval-ms", "notice-dedupe-window-ms");
