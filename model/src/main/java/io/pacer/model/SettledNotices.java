@@ -24,7 +24,10 @@ import java.io.IOException;
  * grow (doubling, or to a replay's {@link #expect hint}) when the window holds more notices than
  * ever before. The ring and the index are kept in chunks
  * of 1 Mi entries, so that no allocation is large (a single array of hundreds of MB is zeroed
- * without a safepoint poll).
+ * without a safepoint poll). The ring's chunks are made as the ring first reaches them: a table
+ * grown to a power of two holds up to half as many notices again as its window needs, and memory
+ * first touched is dear (on the 2-core host, ~5 ms a MB of system time in a slow run); a replay of
+ * 5M notices grown to 8M left 48 MB of ring it never wrote.
  *
  * <p>A window of a minute at a million notices a second is far larger than any cache, so every
  * lookup is a memory access of its own: the index is probed by home and tag before any key is
@@ -324,17 +327,31 @@ public final class SettledNotices
         return tail - head;
     }
 
-    /** Bytes held by the structures (they keep their peak size). */
+    /** Bytes held by the structures (they keep their peak size; the ring only what it has reached). */
     public long footprintBytes()
     {
-        final long old = oldIndex == null ? 0 : bytes(oldMask + 1L);
-        return bytes(mask + 1L) + 8L * (markMillis.length + markFirst.length) + old;
+        final long old = oldIndex == null ? 0 : bytes(oldKeys) + bytes(oldWon) + bytes(oldIndex);
+        return bytes(keys) + bytes(won) + bytes(index) + 8L * (markMillis.length + markFirst.length) + old;
     }
 
-    /** Ring, outcome bits and index for {@code capacity} notices. */
-    private static long bytes(final long capacity)
+    private static long bytes(final long[][] chunks)
     {
-        return BYTES_PER_NOTICE * capacity + 8L * Math.max(1, capacity >>> 6);
+        long bytes = 0;
+        for (final long[] chunk : chunks)
+        {
+            bytes += chunk == null ? 0 : 8L * chunk.length;
+        }
+        return bytes;
+    }
+
+    private static long bytes(final int[][] chunks)
+    {
+        long bytes = 0;
+        for (final int[] chunk : chunks)
+        {
+            bytes += 4L * chunk.length;
+        }
+        return bytes;
     }
 
     /** Writes the remembered notices in settle order, each with its outcome and settle time. */
@@ -495,7 +512,7 @@ public final class SettledNotices
 
     private void allocate(final int capacity)
     {
-        keys = longChunks(2 * capacity);
+        keys = ringChunks(2 * capacity);
         won = longChunks(Math.max(1, capacity >>> 6));
         mask = capacity - 1;
         index = intChunks(capacity * 2);
@@ -508,11 +525,23 @@ public final class SettledNotices
      */
     private static long[][] longChunks(final int length)
     {
-        final long[][] chunks = new long[Math.max(1, length >>> CHUNK_BITS)][];
-        for (int i = 0; i < chunks.length; i++)
+        final long[][] chunks = ringChunks(length);
+        for (int i = 1; i < chunks.length; i++)
         {
-            chunks[i] = new long[Math.min(length, CHUNK)];
+            chunks[i] = new long[CHUNK];
         }
+        return chunks;
+    }
+
+    /**
+     * As {@link #longChunks}, with only the first chunk made: {@link #set(long[][], int, long)}
+     * makes each of the others the first time it writes there. For the ring, which is written in
+     * sequence order and read only where it was written.
+     */
+    private static long[][] ringChunks(final int length)
+    {
+        final long[][] chunks = new long[Math.max(1, length >>> CHUNK_BITS)][];
+        chunks[0] = new long[Math.min(length, CHUNK)];
         return chunks;
     }
 
@@ -533,7 +562,14 @@ public final class SettledNotices
 
     private static void set(final long[][] chunks, final int i, final long value)
     {
-        chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = value;
+        long[] chunk = chunks[i >>> CHUNK_BITS];
+        if (chunk == null)
+        {
+            // chunks past the first are whole: a length over CHUNK is a multiple of it
+            chunk = new long[CHUNK];
+            chunks[i >>> CHUNK_BITS] = chunk;
+        }
+        chunk[i & CHUNK_MASK] = value;
     }
 
     private static int get(final int[][] chunks, final int i)

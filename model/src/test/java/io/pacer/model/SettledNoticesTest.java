@@ -229,6 +229,27 @@ class SettledNoticesTest
     }
 
     @Test
+    void shouldMakeTheRingsChunksOnlyAsTheRingReachesThem()
+    {
+        // grown straight to 2^21 notices: a ring of four chunks of 2^20 longs (two longs a notice)
+        final SettledNotices notices = new SettledNotices(60_000);
+        notices.expect((1 << 20) + 1);
+        final int settled = (1 << 20) + 100_000;
+        for (long i = 0; i < settled; i++)
+        {
+            notices.settle(i, 42, i % 3 == 0, 1_000_000);
+        }
+        final long indexAndBits = 4L * (1 << 22) + 8L * (1 << 15);
+        assertThat(notices.footprintBytes() - indexAndBits).as("three of the ring's four chunks, and the time marks")
+            .isBetween(3L * 8 * (1 << 20), 3L * 8 * (1 << 20) + 16L * 1024);
+        for (final long i : new long[] {0, 1, (1 << 19) + 7, 1 << 20, settled - 1})
+        {
+            assertThat(notices.outcome(i, 42)).as("notice %d", i).isEqualTo(i % 3 == 0 ? SettledNotices.WON : SettledNotices.LOST);
+        }
+        assertThat(notices.outcome(settled, 42)).isEqualTo(SettledNotices.NONE);
+    }
+
+    @Test
     void shouldDoubleAgainOnceTheHintIsWithdrawn()
     {
         final SettledNotices notices = new SettledNotices(60_000);
