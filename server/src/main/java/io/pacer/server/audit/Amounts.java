@@ -28,6 +28,25 @@ final class Amounts
         return fixed(rounded(nanos, 1_000), 6);
     }
 
+    /** {@code value} with its thousands grouped by commas, as {@code String.format(Locale.ROOT, "%,d", value)} writes it. */
+    static String grouped(final long value)
+    {
+        final String digits = Long.toString(value);
+        final int sign = value < 0 ? 1 : 0;
+        final int length = digits.length() - sign;
+        final StringBuilder text = new StringBuilder(digits.length() + length / 3);
+        text.append(digits, 0, sign);
+        for (int i = 0; i < length; i++)
+        {
+            if (i > 0 && (length - i) % 3 == 0)
+            {
+                text.append(',');
+            }
+            text.append(digits.charAt(sign + i));
+        }
+        return text.toString();
+    }
+
     /** {@code part} as a percentage of {@code whole} (positive), to two decimals, rounded half away from zero: 1 of 3 is "33.33". */
     static String percent(final long part, final long whole)
     {

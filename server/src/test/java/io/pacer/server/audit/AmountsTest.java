@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,5 +47,21 @@ class AmountsTest
         assertThat(Amounts.percent(1_000_000_000_000_000_000L, 4_000_000_000_000_000_000L)).isEqualTo("25.00");
         assertThat(Amounts.percent(Long.MIN_VALUE, Long.MAX_VALUE)).isEqualTo("-100.00");
         assertThat(Amounts.percent(-1, 3)).isEqualTo("-33.33");
+    }
+
+    @Test
+    void shouldGroupThousandsExactlyAsTheFormatterDoes()
+    {
+        final SplittableRandom random = new SplittableRandom(14);
+        for (final long value : new long[] {0, 1, -1, 999, 1_000, -1_000, 999_999, 1_000_000, 10_001_155,
+            Long.MAX_VALUE, Long.MIN_VALUE})
+        {
+            assertThat(Amounts.grouped(value)).isEqualTo(String.format(Locale.ROOT, "%,d", value));
+        }
+        for (int i = 0; i < 10_000; i++)
+        {
+            final long value = random.nextLong() >> random.nextInt(64);
+            assertThat(Amounts.grouped(value)).as("%d", value).isEqualTo(String.format(Locale.ROOT, "%,d", value));
+        }
     }
 }
