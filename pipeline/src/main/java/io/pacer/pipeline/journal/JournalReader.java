@@ -154,6 +154,12 @@ public final class JournalReader
      */
     NoticeCensus countNotices(final List<Path> segments)
     {
+        return countNotices(segments, true);
+    }
+
+    /** As {@link #countNotices(List)}; {@code split} false counts every segment on the calling thread (tests compare the two). */
+    NoticeCensus countNotices(final List<Path> segments, final boolean split)
+    {
         final List<NoticeCensus.Segment> counted = new ArrayList<>();
         JournalHeader first = null;
         for (final Path file : segments)
@@ -178,7 +184,7 @@ public final class JournalReader
                 break;
             }
         }
-        return first == null ? null : NoticeCensus.count(first, counted);
+        return first == null ? null : NoticeCensus.count(first, counted, split);
     }
 
     /**

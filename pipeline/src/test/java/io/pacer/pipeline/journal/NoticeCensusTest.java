@@ -63,6 +63,47 @@ class NoticeCensusTest
     }
 
     @Test
+    void shouldEstimateWhatOnePassWouldWhenTheSegmentsAreCountedInTwoHalves() throws Exception
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(14);
+        for (int round = 0; round < 24; round++)
+        {
+            final Path journal = Files.createDirectories(dir.resolve("journal-" + round));
+            final int shards = 1 << random.nextInt(3);
+            final long windowMillis = 1_000 + 500L * random.nextInt(7);
+            final PacingPolicy policy = new PacingPolicy(Units.durationMillis(500), Units.durationMillis(1_000),
+                Units.durationMillis(windowMillis));
+            try (JournalWriter w = new JournalWriter(journal, 0, shards, policy, 2_048 + random.nextInt(16_384),
+                JournalWriter.FsyncPolicy.NEVER, 100))
+            {
+                long millis = T0;
+                for (int i = 0; i < 3_000; i++)
+                {
+                    // mostly forward, in bursts and lulls; now and then stamped up to half a window back
+                    millis += random.nextInt(10) == 0 ? -random.nextLong(windowMillis / 2) : random.nextLong(random.nextBoolean() ? 3 : 40);
+                    if (random.nextInt(3) == 0)
+                    {
+                        w.bid(millis, i, 1 + random.nextInt(16), 1_000, 0);
+                    }
+                    else
+                    {
+                        w.notice(random.nextBoolean(), millis, i, 1 + random.nextInt(16), 1_000);
+                    }
+                    w.endOfBatch();
+                }
+            }
+            final List<Path> segments = JournalReader.segments(journal);
+            assertThat(segments).as("round %d: several segments", round).hasSizeGreaterThan(2);
+            final NoticeCensus onePass = new JournalReader(journal).countNotices(segments, false);
+            final NoticeCensus halves = new JournalReader(journal).countNotices(segments, true);
+            for (int shard = 0; shard < shards; shard++)
+            {
+                assertThat(halves.expected(shard)).as("round %d, shard %d", round, shard).isEqualTo(onePass.expected(shard));
+            }
+        }
+    }
+
+    @Test
     void shouldStopQuietlyAtARecordItCannotReadAndKeepWhatItCounted() throws Exception
     {
         final long cut;
