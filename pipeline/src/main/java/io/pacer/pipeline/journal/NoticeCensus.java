@@ -22,8 +22,8 @@ import java.util.List;
  * first fills instead of doubling its way there (on a 10M-event journal shorter than its window,
  * the doublings, and the collector copying what they allocated, were a third of the replay).
  *
- * <p>The census walks the records' framing only: no CRC (the segment checkers do that); it maps
- * one segment at a time and stops quietly at the first record it cannot read. Notices are counted
+ * <p>The census walks the records' framing only: no CRC (the segment checkers do that); each of
+ * its threads maps one segment at a time, and it stops quietly at the first record it cannot read. Notices are counted
  * per shard in buckets of an eighth of the window, by the latest record time seen; the most any
  * run of buckets spanning a window has held is the estimate (at most a bucket's worth above the
  * true most). It counts every notice, duplicates and unknown campaigns too, and a shard's own time
@@ -31,7 +31,8 @@ import java.util.List;
  * exactly as one that doubled.
  *
  * <p>It counts before the first record is handed over, the reader's thread the first half of the
- * segments and a {@code pacer-journal-census} thread the later half: ~0.12 s for 10M records, ~0.45
+ * segments and a {@code pacer-journal-census} thread the later half (a journal of one segment on
+ * the reader's thread alone): ~0.12 s for 10M records, ~0.45
  * s for 52M. Counted alongside the replay on a thread of its own, as it once was, it cost the
  * replay more than its own time: the replay's first growths came before the count was whole, and
  * the counting thread took the core the compiler needed while the replay loop still ran
@@ -90,7 +91,9 @@ public final class NoticeCensus
     /**
      * Counts {@code segments}' notices, all recorded as {@code header} says: with two segments or
      * more, the later half (by size) on a thread of its own while the calling thread counts the
-     * first, the two then joined ({@link #append}) to the estimate one pass would have made.
+     * first, the two then joined ({@link #append}) to the estimate one pass would have made (or,
+     * where the later half starts more than a window before the first half's last notice, the
+     * later half counted again on the calling thread).
      *
      * @return the census, or null if {@code header} cannot be counted for (no shard router for its shards)
      */
@@ -116,12 +119,29 @@ public final class NoticeCensus
         final NoticeCensus later = census(header);
         final Thread helper = PacerThreads.thread("pacer-journal-census", () -> later.count(segments.subList(at, segments.size())));
         helper.start();
-        final boolean whole = census.count(segments.subList(0, at));
-        joinUninterruptibly(helper);
-        if (whole)
+        final boolean whole;
+        try
+        {
+            whole = census.count(segments.subList(0, at));
+        }
+        finally
+        {
+            joinUninterruptibly(helper);
+        }
+        if (!whole)
         {
             // past a record it cannot read, one pass counts nothing more, and neither does this
+            return census;
+        }
+        if (census.canAppend(later))
+        {
             census.append(later);
+        }
+        else
+        {
+            // the later half starts more than a window before the first half ended (a clock set back
+            // at the split): its head does not reach the windows that straddle, so count it again
+            census.count(segments.subList(at, segments.size()));
         }
         return census;
     }
@@ -258,9 +278,10 @@ public final class NoticeCensus
         }
         final int shard = router.shardOf(map.getLong(payload + campaignAt, JournalFormat.ORDER));
         buckets[shard][slot]++;
-        if (bucket - firstBucket < head[shard].length)
+        final long sinceFirst = bucket - firstBucket;
+        if (sinceFirst >= 0 && sinceFirst < head[shard].length)
         {
-            head[shard][(int)(bucket - firstBucket)]++;
+            head[shard][(int)sinceFirst]++;
         }
         if (++inWindow[shard] > most[shard])
         {
@@ -299,6 +320,16 @@ public final class NoticeCensus
      * and {@code later}'s first, a notice of {@code later}'s stamped before this one's last bucket
      * counting in that bucket (one pass counts by the latest time seen).
      */
+    /**
+     * Whether {@link #append} can join {@code later} exactly: its head reaches every bucket a window
+     * straddling the two can end in, and no sum there can overflow.
+     */
+    private boolean canAppend(final NoticeCensus later)
+    {
+        return later.firstBucket == Long.MIN_VALUE || firstBucket == Long.MIN_VALUE ||
+            (later.firstBucket >= bucket - span && bucket <= Long.MAX_VALUE - 2L * span);
+    }
+
     private void append(final NoticeCensus later)
     {
         if (later.firstBucket == Long.MIN_VALUE)

@@ -79,8 +79,13 @@ class NoticeCensusTest
                 long millis = T0;
                 for (int i = 0; i < 3_000; i++)
                 {
-                    // mostly forward, in bursts and lulls; now and then stamped up to half a window back
+                    // mostly forward, in bursts and lulls; now and then stamped up to half a window back,
+                    // and in some rounds a clock set back by two windows halfway
                     millis += random.nextInt(10) == 0 ? -random.nextLong(windowMillis / 2) : random.nextLong(random.nextBoolean() ? 3 : 40);
+                    if (round % 4 == 3 && i == 1_500)
+                    {
+                        millis -= 2 * windowMillis;
+                    }
                     if (random.nextInt(3) == 0)
                     {
                         w.bid(millis, i, 1 + random.nextInt(16), 1_000, 0);
@@ -101,6 +106,36 @@ class NoticeCensusTest
                 assertThat(halves.expected(shard)).as("round %d, shard %d", round, shard).isEqualTo(onePass.expected(shard));
             }
         }
+    }
+
+    @Test
+    void shouldCountTheLaterHalfAgainWhenItStartsMoreThanAWindowBeforeTheFirstEnded() throws Exception
+    {
+        // two segments of 1,000 notices each, so the halves split between them: the second starts
+        // with one notice stamped 10 s (2.5 windows) back, then 999 half a second after the first
+        // segment's; one pass counts the first at the latest time seen, 2,000 in one window
+        final long end = T0 + 60_000;
+        try (JournalWriter w = new JournalWriter(dir, 0, 1, FOUR_SECOND_WINDOW, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            for (int i = 0; i < 1_000; i++)
+            {
+                w.notice(false, end, i, 2, 1_000);
+            }
+            w.endOfBatch();
+        }
+        try (JournalWriter w = new JournalWriter(dir, 1_000, 1, FOUR_SECOND_WINDOW, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            for (int i = 1_000; i < 2_000; i++)
+            {
+                w.notice(false, i == 1_000 ? end - 10_000 : end + 500, i, 2, 1_000);
+            }
+            w.endOfBatch();
+        }
+        final List<Path> segments = JournalReader.segments(dir);
+        assertThat(segments).hasSize(2);
+
+        assertThat(new JournalReader(dir).countNotices(segments, false).expected(0)).isEqualTo(2_000);
+        assertThat(new JournalReader(dir).countNotices(segments, true).expected(0)).isEqualTo(2_000);
     }
 
     @Test
