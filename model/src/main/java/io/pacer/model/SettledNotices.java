@@ -24,10 +24,12 @@ import java.io.IOException;
  * grow (doubling, or to a replay's {@link #expect hint}) when the window holds more notices than
  * ever before. The ring and the index are kept in chunks
  * of 1 Mi entries, so that no allocation is large (a single array of hundreds of MB is zeroed
- * without a safepoint poll). The ring's chunks are made as the ring first reaches them: a table
- * grown to a power of two holds up to half as many notices again as its window needs, and memory
- * first touched is dear (on the 2-core host, ~5 ms a MB of system time in a slow run); a replay of
- * 5M notices grown to 8M left 48 MB of ring it never wrote.
+ * without a safepoint poll). A table grown to an {@link #expect expected} size, which a power of
+ * two rounds up by as much as half again, makes the ring's chunks past that size only as the ring
+ * reaches them: memory first touched is dear (on the 2-core host, ~5 ms a MB of system time in a
+ * slow run), and a replay of 5M notices grown to 8M never wrote 48 MB of its ring. Withdrawing the
+ * hint makes them: made one by one later, mid-traffic, each 8 MB chunk a humongous allocation of
+ * its own, they tripled the open-loop p99.9 of a live server.
  *
  * <p>A window of a minute at a million notices a second is far larger than any cache, so every
  * lookup is a memory access of its own: the index is probed by home and tag before any key is
@@ -319,6 +321,10 @@ public final class SettledNotices
     public void expect(final int notices)
     {
         expected = Math.max(0, Math.min(notices, MAX_CAPACITY));
+        if (expected == 0)
+        {
+            makeAll(keys);
+        }
     }
 
     /** Notices remembered now. */
@@ -512,7 +518,7 @@ public final class SettledNotices
 
     private void allocate(final int capacity)
     {
-        keys = ringChunks(2 * capacity);
+        keys = ringChunks(2 * capacity, expected > 0 ? 2 * Math.min(capacity, expected) : 2 * capacity);
         won = longChunks(Math.max(1, capacity >>> 6));
         mask = capacity - 1;
         index = intChunks(capacity * 2);
@@ -525,24 +531,35 @@ public final class SettledNotices
      */
     private static long[][] longChunks(final int length)
     {
-        final long[][] chunks = ringChunks(length);
-        for (int i = 1; i < chunks.length; i++)
+        return ringChunks(length, length);
+    }
+
+    /**
+     * As {@link #longChunks}, with only the chunks that hold the first {@code made} longs made:
+     * {@link #set(long[][], int, long)} makes each of the others the first time it writes there
+     * (the ring is written in sequence order and read only where it was written), or
+     * {@link #makeAll} does.
+     */
+    private static long[][] ringChunks(final int length, final int made)
+    {
+        final long[][] chunks = new long[Math.max(1, length >>> CHUNK_BITS)][];
+        chunks[0] = new long[Math.min(length, CHUNK)];
+        for (int i = 1; i < chunks.length && (long)i * CHUNK < made; i++)
         {
             chunks[i] = new long[CHUNK];
         }
         return chunks;
     }
 
-    /**
-     * As {@link #longChunks}, with only the first chunk made: {@link #set(long[][], int, long)}
-     * makes each of the others the first time it writes there. For the ring, which is written in
-     * sequence order and read only where it was written.
-     */
-    private static long[][] ringChunks(final int length)
+    private static void makeAll(final long[][] chunks)
     {
-        final long[][] chunks = new long[Math.max(1, length >>> CHUNK_BITS)][];
-        chunks[0] = new long[Math.min(length, CHUNK)];
-        return chunks;
+        for (int i = 1; i < chunks.length; i++)
+        {
+            if (chunks[i] == null)
+            {
+                chunks[i] = new long[CHUNK];
+            }
+        }
     }
 
     private static int[][] intChunks(final int length)

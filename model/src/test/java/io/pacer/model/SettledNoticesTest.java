@@ -247,6 +247,26 @@ class SettledNoticesTest
             assertThat(notices.outcome(i, 42)).as("notice %d", i).isEqualTo(i % 3 == 0 ? SettledNotices.WON : SettledNotices.LOST);
         }
         assertThat(notices.outcome(settled, 42)).isEqualTo(SettledNotices.NONE);
+
+        notices.expect(0);
+        assertThat(notices.footprintBytes() - indexAndBits).as("the hint withdrawn: all four, as a live table holds them")
+            .isBetween(4L * 8 * (1 << 20), 4L * 8 * (1 << 20) + 16L * 1024);
+        assertThat(notices.outcome(settled - 1, 42)).isEqualTo((settled - 1) % 3 == 0 ? SettledNotices.WON : SettledNotices.LOST);
+    }
+
+    @Test
+    void shouldMakeTheWholeRingWhenItDoublesWithNoHint()
+    {
+        final SettledNotices notices = new SettledNotices(60_000);
+        for (long i = 0; i <= 1 << 20; i++)
+        {
+            notices.settle(i, 42, false, 1_000_000);
+        }
+        // just doubled to 2^21 notices, the old structures still held while they move over: the new
+        // ring made whole at once (four chunks), though it has reached only three
+        final long oldRingAndIndex = 8L * (1 << 21) + 4L * (1 << 21);
+        final long newIndex = 4L * (1 << 22);
+        assertThat(notices.footprintBytes() - oldRingAndIndex - newIndex).isGreaterThanOrEqualTo(8L * (1 << 22));
     }
 
     @Test

@@ -133,7 +133,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }, false);
         if (replay[0] != null)
         {
-            replay[0].finish();
+            // applied, and the census's hint kept: these shards serve an audit, never live traffic, so
+            // their ring need not be made whole for it (see finish)
+            replay[0].applyPending();
         }
         if (replay[0] != null && untilMillis != Units.MAX_INSTANT)
         {
@@ -195,7 +197,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
     /**
      * After the last record: applies the bids and notices still waiting, so that the replayed state
      * is whole, and withdraws the census's size hint (the shards' tables double from what they hold
-     * from here, as a live shard's do).
+     * from here, as a live shard's do, and make now the ring chunks the hint left unmade: a live
+     * shard should not make them one at a time under traffic).
      */
     public void finish()
     {
