@@ -246,6 +246,7 @@ public final class SettledNotices
             at = find(hash, requestId, campaignId);
         }
         final int slot = (int)(tail & mask);
+        makeRingChunk(slot);
         set(keys, 2 * slot, requestId);
         set(keys, 2 * slot + 1, campaignId);
         setBit(won, slot, isWin);
@@ -536,7 +537,7 @@ public final class SettledNotices
 
     /**
      * As {@link #longChunks}, with only the chunks that hold the first {@code made} longs made:
-     * {@link #set(long[][], int, long)} makes each of the others the first time it writes there
+     * {@link #makeRingChunk} makes each of the others the first time the ring writes there
      * (the ring is written in sequence order and read only where it was written), or
      * {@link #makeAll} does.
      */
@@ -579,14 +580,21 @@ public final class SettledNotices
 
     private static void set(final long[][] chunks, final int i, final long value)
     {
-        long[] chunk = chunks[i >>> CHUNK_BITS];
-        if (chunk == null)
+        chunks[i >>> CHUNK_BITS][i & CHUNK_MASK] = value;
+    }
+
+    /**
+     * Makes the ring chunk that holds notice {@code slot} if a size hint left it unmade (both its
+     * longs are in the same chunk: a chunk's length is even).
+     */
+    private void makeRingChunk(final int slot)
+    {
+        final int chunk = (2 * slot) >>> CHUNK_BITS;
+        if (keys[chunk] == null)
         {
             // chunks past the first are whole: a length over CHUNK is a multiple of it
-            chunk = new long[CHUNK];
-            chunks[i >>> CHUNK_BITS] = chunk;
+            keys[chunk] = new long[CHUNK];
         }
-        chunk[i & CHUNK_MASK] = value;
     }
 
     private static int get(final int[][] chunks, final int i)
@@ -698,6 +706,7 @@ public final class SettledNotices
     {
         final int oldSlot = (int)(migrated & oldMask);
         final int slot = (int)(migrated & mask);
+        makeRingChunk(slot);
         set(keys, 2 * slot, get(oldKeys, 2 * oldSlot));
         set(keys, 2 * slot + 1, get(oldKeys, 2 * oldSlot + 1));
         setBit(won, slot, isSet(oldWon, oldSlot));

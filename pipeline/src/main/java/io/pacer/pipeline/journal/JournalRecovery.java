@@ -97,6 +97,7 @@ public final class JournalRecovery
         }
         // the bids and notices read before the end (or the corrupt record) are all valid
         replay.finish();
+        replay.endSizing();
         writer.resumeAt(Math.max(reader.lastSequence() + 1, from));
         LOG.info("journal {}: replayed {} events after the snapshot in {} ms{}", dir, replay.events(),
             (System.nanoTime() - started) / 1_000_000,

@@ -133,9 +133,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }, false);
         if (replay[0] != null)
         {
-            // applied, and the census's hint kept: these shards serve an audit, never live traffic, so
-            // their ring need not be made whole for it (see finish)
-            replay[0].applyPending();
+            replay[0].finish();
         }
         if (replay[0] != null && untilMillis != Units.MAX_INSTANT)
         {
@@ -149,7 +147,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * (a reader {@link JournalReader#countingNotices() counting notices}, which counts before it
      * hands over the first record): each table then grows straight to the most notices its window
      * holds in the journal, instead of doubling its way there, up to a quarter of the heap in all.
-     * Changes no decision and no output.
+     * Changes no decision and no output. Shards that go on to serve traffic are handed over with
+     * {@link #endSizing} after {@link #finish}.
      *
      * @return this replay
      */
@@ -194,15 +193,20 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }
     }
 
-    /**
-     * After the last record: applies the bids and notices still waiting, so that the replayed state
-     * is whole, and withdraws the census's size hint (the shards' tables double from what they hold
-     * from here, as a live shard's do, and make now the ring chunks the hint left unmade: a live
-     * shard should not make them one at a time under traffic).
-     */
+    /** After the last record: applies the bids and notices still waiting, so that the replayed state is whole. */
     public void finish()
     {
         applyPending();
+    }
+
+    /**
+     * Before the shards serve live traffic (a recovery's, not an audit's): withdraws the census's
+     * size hint, so that their tables double from what they hold from here, as a live shard's do,
+     * and make now the ring chunks the hint left unmade (a live shard should not make them one at
+     * a time under traffic).
+     */
+    public void endSizing()
+    {
         if (sizing != null)
         {
             shards.forEach(shard -> shard.expectNotices(0));

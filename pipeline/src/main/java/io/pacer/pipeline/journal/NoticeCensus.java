@@ -93,16 +93,11 @@ public final class NoticeCensus
      * more, the later half (by size) on a thread of its own while the calling thread counts the
      * first, the two then joined ({@link #append}) to the estimate one pass would have made (or,
      * where the later half starts more than a window before the first half's last notice, the
-     * later half counted again on the calling thread).
+     * later half counted again on the calling thread). With {@code split} false, every segment is
+     * counted on the calling thread.
      *
      * @return the census, or null if {@code header} cannot be counted for (no shard router for its shards)
      */
-    static NoticeCensus count(final JournalHeader header, final List<Segment> segments)
-    {
-        return count(header, segments, true);
-    }
-
-    /** As {@link #count(JournalHeader, List)}; {@code split} false counts every segment on the calling thread. */
     static NoticeCensus count(final JournalHeader header, final List<Segment> segments, final boolean split)
     {
         final NoticeCensus census = census(header);
@@ -314,13 +309,6 @@ public final class NoticeCensus
     }
 
     /**
-     * Joins {@code later}, the census of the segments that follow this one's, into this one's
-     * estimate, as if one pass had gone on through them: a window within either half is already in
-     * its {@link #most}; a window straddling the two is summed here from this one's last buckets
-     * and {@code later}'s first, a notice of {@code later}'s stamped before this one's last bucket
-     * counting in that bucket (one pass counts by the latest time seen).
-     */
-    /**
      * Whether {@link #append} can join {@code later} exactly: its head reaches every bucket a window
      * straddling the two can end in, and no sum there can overflow.
      */
@@ -330,6 +318,13 @@ public final class NoticeCensus
             (later.firstBucket >= bucket - span && bucket <= Long.MAX_VALUE - 2L * span);
     }
 
+    /**
+     * Joins {@code later}, the census of the segments that follow this one's, into this one's
+     * estimate, as if one pass had gone on through them: a window within either half is already in
+     * its {@link #most}; a window straddling the two is summed here from this one's last buckets
+     * and {@code later}'s first, a notice of {@code later}'s stamped before this one's last bucket
+     * counting in that bucket (one pass counts by the latest time seen).
+     */
     private void append(final NoticeCensus later)
     {
         if (later.firstBucket == Long.MIN_VALUE)

@@ -136,21 +136,18 @@ final class SegmentChecker implements Runnable
             return "record header cut short";
         }
         final int length = map.getInt(position);
-        if (length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD)
+        if (isFramed(position, length, size))
         {
-            return "impossible record length " + length;
+            return null;
         }
-        if (size - position - JournalFormat.RECORD_HEADER_LENGTH < length)
-        {
-            return "record cut short (" + length + " bytes expected)";
-        }
-        return null;
+        return length < JournalFormat.PAYLOAD_HEADER_LENGTH || length > JournalFormat.MAX_PAYLOAD ?
+            "impossible record length " + length : "record cut short (" + length + " bytes expected)";
     }
 
     /**
      * Whether the record at {@code position}, whose header (there, whole) gives its payload
-     * {@code length}, is framed whole in a segment of {@code size} bytes: {@link #framingProblem}'s
-     * test without the words, for a walk that only needs to know where to stop.
+     * {@code length}, is framed whole in a segment of {@code size} bytes: the test
+     * {@link #framingProblem} words, for a walk that only needs to know where to stop.
      */
     static boolean isFramed(final int position, final int length, final long size)
     {

@@ -76,8 +76,12 @@ final class EnvironmentLayer
         return variables;
     }
 
-    /** The layer the pacer's {@code variables} ({@link #variables}) make. */
-    static Config of(final Map<String, String> variables)
+    /**
+     * The layer the pacer's {@code variables} ({@link #variables}) make, its values taken from
+     * {@code resolved}, {@link #reference} of the same variables (which the caller needs too, as
+     * the bottom layer).
+     */
+    static Config of(final Map<String, String> variables, final Config resolved)
     {
         Config layer = ConfigFactory.empty("environment variables");
         if (variables.isEmpty())
@@ -87,7 +91,6 @@ final class EnvironmentLayer
         final Map<String, String> probes = new TreeMap<>();
         variables.keySet().forEach(name -> probes.put(name, PROBE));
         final Config probed = reference(probes);
-        final Config resolved = reference(variables);
         for (final Map.Entry<String, ConfigValue> entry : probed.getConfig("pacer").entrySet())
         {
             final String key = "pacer." + entry.getKey();

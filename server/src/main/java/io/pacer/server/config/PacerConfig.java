@@ -81,11 +81,15 @@ public record PacerConfig(
         // one reading of the environment for both layers it sets: the variables above the file, and
         // reference.conf's own ${?PACER_...} below it (PACER_HOME among them)
         final Map<String, String> pacerVariables = EnvironmentLayer.variables(variables);
-        return resolve(() -> ConfigFactory.parseMap(overrides, "overrides")
-            .withFallback(ConfigFactory.systemProperties())
-            .withFallback(EnvironmentLayer.of(pacerVariables))
-            .withFallback(operator)
-            .withFallback(EnvironmentLayer.reference(pacerVariables)));
+        return resolve(() ->
+        {
+            final Config reference = EnvironmentLayer.reference(pacerVariables);
+            return ConfigFactory.parseMap(overrides, "overrides")
+                .withFallback(ConfigFactory.systemProperties())
+                .withFallback(EnvironmentLayer.of(pacerVariables, reference))
+                .withFallback(operator)
+                .withFallback(reference);
+        });
     }
 
     /**

@@ -79,18 +79,16 @@ final class FramePublisher implements FrameListener
         // campaign is looked up (it tells nothing of which exist, and reserves nothing); so it is
         // let through to be answered in its turn, after what the connection sent before it
         // (ConnectionPermits.probes). Asked only of a bid the permissions would stop.
-        if ((!permits.bids || !permits.mayName(campaignId)) && !(bidCpmMicros <= 0 && permits.probes))
+        if (!permits.bids && !isProbe(bidCpmMicros))
         {
-            if (!permits.bids)
-            {
-                refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
-            }
-            else
-            {
-                // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
-                permits.countOutsideCampaigns();
-                loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
-            }
+            refuse(requestId, BidRequestDecoder.TEMPLATE_ID);
+            return;
+        }
+        if (!permits.mayName(campaignId) && !isProbe(bidCpmMicros))
+        {
+            // as if it did not exist: a gateway cannot learn which campaigns outside its ids exist
+            permits.countOutsideCampaigns();
+            loopWriter.noBid(requestId, Reason.UNKNOWN_CAMPAIGN);
             return;
         }
         if (!pipeline.tryPublishBid(requestId, campaignId, bidCpmMicros, answers, readEpochMillis, readNanos, gateway))
@@ -131,6 +129,12 @@ final class FramePublisher implements FrameListener
     {
         counters.increment(GatewayStats.errorIndex(code));
         loopWriter.error(requestId, code, templateId);
+    }
+
+    /** A bid of no price on a connection whose permissions let probes through (see onBidRequest). */
+    private boolean isProbe(final long bidCpmMicros)
+    {
+        return bidCpmMicros <= 0 && permits.probes;
     }
 
     /** A message its gateway may not send: Error NOT_PERMITTED, skipped (nothing is booked), counted. */
