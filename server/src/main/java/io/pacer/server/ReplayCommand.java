@@ -361,6 +361,17 @@ final class ReplayCommand implements Callable<Integer>
                     observer.begin(header);
                 }
             }
+
+            @Override
+            public long touch(final JournalRecord record)
+            {
+                long read = 0;
+                for (final JournalReplay.Observer observer : each)
+                {
+                    read += observer.touch(record);
+                }
+                return read;
+            }
         };
     }
 }

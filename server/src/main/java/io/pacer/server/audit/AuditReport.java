@@ -12,12 +12,10 @@ import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
-import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.function.ToLongFunction;
 
 /**
@@ -27,19 +25,10 @@ import java.util.function.ToLongFunction;
  */
 public final class AuditReport implements JournalReplay.Observer
 {
-    /** What the audit keeps per campaign. */
-    private static final class Audit
-    {
-        long bids;
-        final long[] noBids = new long[8];
-        long wins;
-        long peakCommittedNanos;
-    }
-
     private final RecordFilter filter;
     private final PrintStream events;
     private final long[] byType = new long[8];
-    private final Long2ObjectHashMap<Audit> audits = new Long2ObjectHashMap<>();
+    private final CampaignAudits audits = new CampaignAudits();
     private final GatewayReport senders = new GatewayReport();
 
     /**
@@ -49,6 +38,12 @@ public final class AuditReport implements JournalReplay.Observer
     {
         this.filter = filter;
         this.events = events;
+    }
+
+    @Override
+    public long touch(final JournalRecord record)
+    {
+        return audits.touch(record.campaignId());
     }
 
     @Override
@@ -64,32 +59,26 @@ public final class AuditReport implements JournalReplay.Observer
         {
             senders.count(record);
         }
-        Audit audit = audits.get(record.campaignId());
-        if (audit == null)
-        {
-            audit = new Audit();
-            audits.put(record.campaignId(), audit);
-        }
+        final int row = audits.row(record.campaignId());
         final CampaignBook book = shard.campaign(record.campaignId());
         if (book != null)
         {
-            audit.peakCommittedNanos = Math.max(audit.peakCommittedNanos,
-                Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
+            audits.peakCommitted(row, Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));
         }
         if (inWindow && record.type() == EventType.BID_REQUEST)
         {
             if (record.reason() == 0)
             {
-                audit.bids++;
+                audits.countBid(row);
             }
             else
             {
-                audit.noBids[record.reason()]++;
+                audits.countNoBid(row, record.reason());
             }
         }
         else if (inWindow && record.type() == EventType.WIN_NOTICE)
         {
-            audit.wins++;
+            audits.countWin(row);
         }
         if (events != null && inWindow)
         {
@@ -150,15 +139,15 @@ public final class AuditReport implements JournalReplay.Observer
         senders.text(text);
         final TextTable campaigns = new TextTable(
             "campaign", "budget", "spent", "late wins", "bids", "wins", "peak spent+reserved", "no-bids by reason");
-        for (final long id : idsInOrder())
+        for (final long id : audits.idsInOrder())
         {
-            final Audit a = audits.get(id);
+            final int a = audits.existingRow(id);
             final CampaignBook book = replay.campaign(id);
             final long budgetNanos = book == null ? 0 : Money.microsToNanos(book.definition().budgetMicros());
             campaigns.row(Long.toUnsignedString(id),
                 book == null ? "unknown" : Amounts.micros(budgetNanos), book == null ? "-" : Amounts.micros(book.spentNanos()),
-                book == null ? "-" : Long.toString(book.lateWins()), a.bids, a.wins,
-                budgetNanos == 0 ? "-" : Amounts.percent(a.peakCommittedNanos, budgetNanos) + "% of budget",
+                book == null ? "-" : Long.toString(book.lateWins()), audits.bids(a), audits.wins(a),
+                budgetNanos == 0 ? "-" : Amounts.percent(audits.peakCommittedNanos(a), budgetNanos) + "% of budget",
                 noBids(a));
         }
         out.append(text);
@@ -182,9 +171,9 @@ public final class AuditReport implements JournalReplay.Observer
         root.put("conflictingNotices", notices(replay, ShardCounters::conflictingNotices));
         senders.json(root.putArray("gateways"));
         final ArrayNode campaigns = root.putArray("campaigns");
-        for (final long id : idsInOrder())
+        for (final long id : audits.idsInOrder())
         {
-            final Audit a = audits.get(id);
+            final int a = audits.existingRow(id);
             final CampaignBook book = replay.campaign(id);
             final ObjectNode c = campaigns.addObject();
             c.put("id", Long.toUnsignedString(id));
@@ -195,42 +184,20 @@ public final class AuditReport implements JournalReplay.Observer
                 c.put("spentNanos", book.spentNanos());
                 c.put("reservedNanos", book.reservedNanos());
                 c.put("lateWins", book.lateWins());
-                c.put("peakCommittedNanos", a.peakCommittedNanos);
+                c.put("peakCommittedNanos", audits.peakCommittedNanos(a));
             }
-            c.put("bids", a.bids);
-            c.put("wins", a.wins);
+            c.put("bids", audits.bids(a));
+            c.put("wins", audits.wins(a));
             final ObjectNode reasons = c.putObject("noBidsByReason");
-            for (int r = 1; r < a.noBids.length; r++)
+            for (int r = 1; r < CampaignAudits.reasonCodes(); r++)
             {
-                if (a.noBids[r] > 0)
+                if (audits.noBids(a, r) > 0)
                 {
-                    reasons.put(Reason.get((short)r).name(), a.noBids[r]);
+                    reasons.put(Reason.get((short)r).name(), audits.noBids(a, r));
                 }
             }
         }
         return root.toString();
-    }
-
-    /**
-     * The audited campaign ids in unsigned order (the map is kept unordered while replaying: it is
-     * looked up per record). Sorted as primitives: a million boxed into a {@code TreeMap} took a
-     * second and more.
-     */
-    private long[] idsInOrder()
-    {
-        final long[] ids = new long[audits.size()];
-        int n = 0;
-        for (final Long2ObjectHashMap<Audit>.KeyIterator keys = audits.keySet().iterator(); keys.hasNext(); )
-        {
-            // flipping the sign bit turns unsigned order into signed order, and back
-            ids[n++] = keys.nextLong() ^ Long.MIN_VALUE;
-        }
-        Arrays.sort(ids);
-        for (int i = 0; i < ids.length; i++)
-        {
-            ids[i] ^= Long.MIN_VALUE;
-        }
-        return ids;
     }
 
     private static long notices(final JournalReplay replay, final ToLongFunction<ShardCounters> count)
@@ -238,14 +205,14 @@ public final class AuditReport implements JournalReplay.Observer
         return replay == null ? 0 : replay.shards().stream().mapToLong(shard -> count.applyAsLong(shard.counters())).sum();
     }
 
-    private static String noBids(final Audit a)
+    private String noBids(final int a)
     {
         final StringBuilder s = new StringBuilder();
-        for (int r = 1; r < a.noBids.length; r++)
+        for (int r = 1; r < CampaignAudits.reasonCodes(); r++)
         {
-            if (a.noBids[r] > 0)
+            if (audits.noBids(a, r) > 0)
             {
-                s.append(Reason.get((short)r).name()).append(' ').append(a.noBids[r]).append(' ');
+                s.append(Reason.get((short)r).name()).append(' ').append(audits.noBids(a, r)).append(' ');
             }
         }
         return s.length() == 0 ? "-" : s.toString().trim();
