@@ -265,7 +265,7 @@ final class ReplayCommand implements Callable<Integer>
         {
             if (json)
             {
-                out.print(audit.json(journal, reader, replay) + "\n");
+                audit.printJson(journal, reader, replay, out);
             }
             else
             {

@@ -1,10 +1,11 @@
 package io.pacer.server.audit;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.pacer.model.Money;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalRecord;
 
+import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -69,9 +70,22 @@ final class GatewayReport
         text.append(System.lineSeparator());
     }
 
-    void json(final ArrayNode gateways)
+    /** Writes the senders as a JSON array, one object each, in name order. */
+    void json(final JsonGenerator json) throws IOException
     {
-        senders.forEach((name, g) -> gateways.addObject().put("gateway", name).put("bidRequests", g.bidRequests)
-            .put("bids", g.bids).put("wins", g.wins).put("losses", g.losses).put("notifiedNanos", g.notifiedNanos));
+        json.writeStartArray();
+        for (final Map.Entry<String, Sender> sender : senders.entrySet())
+        {
+            final Sender g = sender.getValue();
+            json.writeStartObject();
+            json.writeStringField("gateway", sender.getKey());
+            json.writeNumberField("bidRequests", g.bidRequests);
+            json.writeNumberField("bids", g.bids);
+            json.writeNumberField("wins", g.wins);
+            json.writeNumberField("losses", g.losses);
+            json.writeNumberField("notifiedNanos", g.notifiedNanos);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 }

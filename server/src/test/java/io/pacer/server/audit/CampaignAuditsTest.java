@@ -1,0 +1,63 @@
+package io.pacer.server.audit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CampaignAuditsTest
+{
+    @Test
+    void shouldCountEachCampaignInARowOfItsOwnAcrossGrowth()
+    {
+        final CampaignAudits audits = new CampaignAudits();
+        for (long id = 1; id <= 1_000; id++)
+        {
+            final int row = audits.row(id);
+            for (long n = 0; n < id % 7; n++)
+            {
+                audits.countBid(row);
+            }
+            audits.countNoBid(row, (int)(id % 7) + 1);
+            audits.countWin(audits.row(id));
+            audits.peakCommitted(row, id * 10);
+            audits.peakCommitted(row, id);
+        }
+        for (long id = 1; id <= 1_000; id++)
+        {
+            final int row = audits.existingRow(id);
+            assertThat(audits.bids(row)).isEqualTo(id % 7);
+            assertThat(audits.wins(row)).isEqualTo(1);
+            assertThat(audits.peakCommittedNanos(row)).isEqualTo(id * 10);
+            for (int reason = 1; reason < CampaignAudits.reasonCodes(); reason++)
+            {
+                assertThat(audits.noBids(row, reason)).isEqualTo(reason == id % 7 + 1 ? 1 : 0);
+            }
+        }
+    }
+
+    @Test
+    void shouldListIdsInUnsignedOrder()
+    {
+        final CampaignAudits audits = new CampaignAudits();
+        audits.row(-1L);
+        audits.row(5);
+        audits.row(Long.MIN_VALUE);
+        audits.row(0);
+        audits.row(Long.MAX_VALUE);
+
+        assertThat(audits.idsInOrder()).containsExactly(0, 5, Long.MAX_VALUE, Long.MIN_VALUE, -1L);
+    }
+
+    @Test
+    void shouldTouchWithoutAddingARow()
+    {
+        final CampaignAudits audits = new CampaignAudits();
+        audits.touch(42);
+
+        assertThat(audits.idsInOrder()).isEmpty();
+        assertThatThrownBy(() -> audits.existingRow(42))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("campaign 42");
+    }
+}
