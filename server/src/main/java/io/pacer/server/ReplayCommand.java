@@ -8,6 +8,7 @@ import io.pacer.pipeline.journal.JournalHeader;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.pipeline.journal.NoticeCensus;
 import io.pacer.server.audit.AuditReport;
 import io.pacer.server.audit.ClusterLogCheck;
 import io.pacer.server.audit.CsvExport;
@@ -359,6 +360,15 @@ final class ReplayCommand implements Callable<Integer>
                 for (final JournalReplay.Observer observer : each)
                 {
                     observer.begin(header);
+                }
+            }
+
+            @Override
+            public void sized(final NoticeCensus census)
+            {
+                for (final JournalReplay.Observer observer : each)
+                {
+                    observer.sized(census);
                 }
             }
 

@@ -3,6 +3,7 @@ package io.pacer.pipeline.journal;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignSnapshot;
+import io.pacer.model.PacingPolicy;
 import io.pacer.model.PacingShard;
 import io.pacer.model.SettledNotices;
 import io.pacer.model.ShardRouter;
@@ -12,6 +13,7 @@ import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -48,6 +50,15 @@ public final class JournalReplay implements JournalReader.RecordHandler
             return 0;
         }
 
+        /**
+         * Told once, at the first bid or notice, the notice census the replay sizes its shards'
+         * dedupe tables by (null if the reader did not count one): an observer replaying into shards
+         * of its own may size them the same way ({@link JournalReplay#expectNotices}).
+         */
+        default void sized(final NoticeCensus census)
+        {
+        }
+
         Observer NONE = (record, replayed, shard) -> {};
     }
 
@@ -81,18 +92,11 @@ public final class JournalReplay implements JournalReader.RecordHandler
     private JournalReader sizing;
     /** Whether the shards have been told the census (at the first bid or notice). */
     private boolean sized;
-    /**
-     * The most notices a census may size one shard's table for: a quarter of the heap among the
-     * shards (the census also counts duplicates and unknown campaigns' notices, which no table holds,
-     * and a flood of those must not size the tables past what the heap can give them).
-     */
-    private final long noticeCapPerShard;
 
     public JournalReplay(final List<PacingShard> shards, final Observer observer)
     {
         this.shards = shards;
         this.router = new ShardRouter(shards.size());
-        this.noticeCapPerShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / SettledNotices.BYTES_PER_NOTICE;
         this.observer = observer;
         for (int i = 0; i < BLOCK; i++)
         {
@@ -134,12 +138,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
             if (replay[0] == null)
             {
                 observer.begin(header);
-                final List<PacingShard> shards = new java.util.ArrayList<>(header.shards());
-                for (int i = 0; i < header.shards(); i++)
-                {
-                    shards.add(new PacingShard(header.policy(), REPLAY_EXPECTED_OPEN));
-                }
-                replay[0] = new JournalReplay(shards, observer).sizedBy(reader);
+                replay[0] = new JournalReplay(shards(header.shards(), header.policy()), observer).sizedBy(reader);
             }
             replay[0].onRecord(record, header);
         }, false);
@@ -152,6 +151,20 @@ public final class JournalReplay implements JournalReader.RecordHandler
             replay[0].shards.forEach(shard -> shard.tick(untilMillis));
         }
         return replay[0];
+    }
+
+    /**
+     * {@code count} fresh shards under {@code policy}, made for a replay: their reservations for
+     * {@link #REPLAY_EXPECTED_OPEN} open at first, growing past it as a journal asks.
+     */
+    public static List<PacingShard> shards(final int count, final PacingPolicy policy)
+    {
+        final List<PacingShard> shards = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            shards.add(new PacingShard(policy, REPLAY_EXPECTED_OPEN));
+        }
+        return shards;
     }
 
     /**
@@ -231,7 +244,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
         if (sizing != null && !sized && pendingCount > 0)
         {
             sized = true;
-            expectNotices(sizing.census());
+            expectNotices(shards, sizing.census());
+            observer.sized(sizing.census());
         }
         long read = 0;
         // the notices' dedupe homes first, in a loop of their own: short enough that all their
@@ -262,13 +276,20 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }
     }
 
-    private void expectNotices(final NoticeCensus census)
+    /**
+     * Tells each of {@code shards} how many notices its dedupe window will hold at most, as {@code census}
+     * counted them, if it counted as many shards. No shard is sized past a quarter of the heap among
+     * them: the census also counts duplicates and unknown campaigns' notices, which no table holds,
+     * and a flood of those must not size the tables past what the heap can give them.
+     */
+    public static void expectNotices(final List<PacingShard> shards, final NoticeCensus census)
     {
         if (census != null && census.shards() == shards.size())
         {
+            final long capPerShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / SettledNotices.BYTES_PER_NOTICE;
             for (int i = 0; i < shards.size(); i++)
             {
-                shards.get(i).expectNotices((int)Math.min(census.expected(i), noticeCapPerShard));
+                shards.get(i).expectNotices((int)Math.min(census.expected(i), capPerShard));
             }
         }
     }

@@ -13,17 +13,17 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacingStep;
 import io.pacer.pipeline.journal.JournalHeader;
 import io.pacer.pipeline.journal.JournalRecord;
+import io.pacer.pipeline.journal.NoticeCensus;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * {@code pacer replay --what-if}: the recorded traffic replayed a second time, alongside the audit's
@@ -49,8 +49,8 @@ public final class WhatIf implements JournalReplay.Observer
         long bids;
         long noBids;
         long spentNanos;
-        /** Booked spend per slot of the flight, by slot index. */
-        final Map<Long, Long> slots = new TreeMap<>();
+        /** Booked spend per slot of the flight, by slot index (0 for a slot with none). */
+        final Long2LongHashMap slots = new Long2LongHashMap(0);
     }
 
     /** Both sides for one campaign, and its definitions at the end. */
@@ -66,7 +66,8 @@ public final class WhatIf implements JournalReplay.Observer
     private final RecordFilter filter;
     private final long slotMillis;
     private final Set<Request> notBidInWhatIf = new HashSet<>();
-    private final Map<Long, Campaign> campaigns = new TreeMap<>(Long::compareUnsigned);
+    /** By campaign id, looked up for every record: sorted only for the report ({@link #reported}). */
+    private final Long2ObjectHashMap<Campaign> campaigns = new Long2ObjectHashMap<>();
     private List<PacingShard> shards;
     private ShardRouter router;
     private PacingPolicy recordedPolicy;
@@ -95,12 +96,35 @@ public final class WhatIf implements JournalReplay.Observer
     {
         recordedPolicy = header.policy();
         policy = change.policy(header.policy()); // a setting this journal's tunables rule out: WhatIfChange.Invalid
-        shards = new ArrayList<>(header.shards());
-        for (int i = 0; i < header.shards(); i++)
-        {
-            shards.add(new PacingShard(policy, 1 << 16));
-        }
+        shards = JournalReplay.shards(header.shards(), policy);
         router = new ShardRouter(header.shards());
+    }
+
+    /**
+     * Sizes the what-if shards' dedupe tables as the audit's replay sizes its own, if the change
+     * keeps the recorded dedupe window (the census counted the notices of that window).
+     */
+    @Override
+    public void sized(final NoticeCensus census)
+    {
+        if (policy.noticeDedupeWindowMillis() == recordedPolicy.noticeDedupeWindowMillis())
+        {
+            JournalReplay.expectNotices(shards, census);
+        }
+    }
+
+    /** Touches what {@link #applied} will read of this record in the what-if run, as the audit's replay touches its own. */
+    @Override
+    public long touch(final JournalRecord r)
+    {
+        if (r.type().broadcast() || r.type() == EventType.CAMPAIGN_UPDATE)
+        {
+            return 0;
+        }
+        final PacingShard shard = shards.get(router.shardOf(r.campaignId()));
+        final Campaign campaign = campaigns.get(r.campaignId());
+        final long read = r.type() == EventType.BID_REQUEST ? 0 : shard.touchNotice(r.requestId(), r.campaignId());
+        return read + shard.touch(r.requestId(), r.campaignId()) + (campaign == null ? 0 : campaign.happened.bids);
     }
 
     @Override
@@ -178,7 +202,7 @@ public final class WhatIf implements JournalReplay.Observer
         {
             book(campaign.happened, actualBook.spentNanos(), r);
         }
-        if (notBidInWhatIf.contains(new Request(r.requestId(), r.campaignId())))
+        if (!notBidInWhatIf.isEmpty() && notBidInWhatIf.contains(new Request(r.requestId(), r.campaignId())))
         {
             droppedNotices++;
             return;
@@ -202,7 +226,8 @@ public final class WhatIf implements JournalReplay.Observer
         o.spentNanos = spentNow;
         if (booked != 0 && filter.matches(r))
         {
-            o.slots.merge(Math.floorDiv(r.epochMillis(), slotMillis), booked, Long::sum);
+            final long slot = Math.floorDiv(r.epochMillis(), slotMillis);
+            o.slots.put(slot, o.slots.get(slot) + booked);
         }
     }
 
@@ -225,10 +250,10 @@ public final class WhatIf implements JournalReplay.Observer
             noBidToBid, Amounts.decimal(noBidToBidCostNanos)));
         final TextTable campaigns = new TextTable("campaign", "run", "delivered", "of budget", "overspend", "slot RMSE", "bids",
             "no-bids");
-        for (final Map.Entry<Long, Campaign> e : reported())
+        for (final long id : reported())
         {
-            final Campaign c = e.getValue();
-            row(campaigns, Long.toUnsignedString(e.getKey()), "before", c.happened, c.recorded);
+            final Campaign c = this.campaigns.get(id);
+            row(campaigns, Long.toUnsignedString(id), "before", c.happened, c.recorded);
             row(campaigns, "", "after", c.whatIf, c.changed);
         }
         campaigns.appendTo(text);
@@ -255,12 +280,13 @@ public final class WhatIf implements JournalReplay.Observer
         root.put("noBidToBidCostNanos", noBidToBidCostNanos);
         root.put("droppedNotices", droppedNotices);
         final ArrayNode array = root.putArray("campaigns");
-        for (final Map.Entry<Long, Campaign> e : reported())
+        for (final long id : reported())
         {
+            final Campaign c = campaigns.get(id);
             final ObjectNode node = array.addObject();
-            node.put("id", Long.toUnsignedString(e.getKey()));
-            outcome(node.putObject("happened"), e.getValue().happened, e.getValue().recorded);
-            outcome(node.putObject("whatIf"), e.getValue().whatIf, e.getValue().changed);
+            node.put("id", Long.toUnsignedString(id));
+            outcome(node.putObject("happened"), c.happened, c.recorded);
+            outcome(node.putObject("whatIf"), c.whatIf, c.changed);
         }
         return root.toString();
     }
@@ -290,10 +316,20 @@ public final class WhatIf implements JournalReplay.Observer
         return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
     }
 
-    private List<Map.Entry<Long, Campaign>> reported()
+    /** The reported campaigns' ids, in unsigned order: every campaign, or the filter's one. */
+    private long[] reported()
     {
-        return campaigns.entrySet().stream().filter(e -> filter.campaignId() == null ||
-            filter.campaignId().longValue() == e.getKey()).toList();
+        if (filter.campaignId() != null)
+        {
+            return campaigns.containsKey(filter.campaignId()) ? new long[] {filter.campaignId()} : new long[0];
+        }
+        final long[] ids = new long[campaigns.size()];
+        int n = 0;
+        for (final Long2ObjectHashMap<Campaign>.KeyIterator keys = campaigns.keySet().iterator(); keys.hasNext(); )
+        {
+            ids[n++] = keys.nextLong();
+        }
+        return CampaignAudits.unsignedOrder(ids);
     }
 
     /**
