@@ -13,6 +13,7 @@ import io.pacer.server.audit.AuditReport;
 import io.pacer.server.audit.ClusterLogCheck;
 import io.pacer.server.audit.CsvExport;
 import io.pacer.server.audit.Explainer;
+import io.pacer.server.audit.JsonReports;
 import io.pacer.server.audit.PointInTime;
 import io.pacer.server.audit.RecordFilter;
 import io.pacer.server.audit.WhatIf;
@@ -83,7 +84,7 @@ final class ReplayCommand implements Callable<Integer>
     @Option(names = "--events", description = "Print the matching events and decisions as JSON lines.")
     boolean events;
 
-    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", defaultValue = "text", description = "text or json, which is UTF-8 whatever the locale (default: ${DEFAULT-VALUE}).")
     String format;
 
     @Option(names = "--until", paramLabel = "INSTANT",
@@ -252,15 +253,36 @@ final class ReplayCommand implements Callable<Integer>
                 System.err.println("pacer replay: campaign " + campaign + " was not defined by " + until);
                 return 1;
             }
-            out.print(json ? CampaignJson.state(state) + "\n" : PointInTime.text(state));
+            if (json)
+            {
+                JsonReports.println(out, CampaignJson.state(state));
+            }
+            else
+            {
+                out.print(PointInTime.text(state));
+            }
         }
         else if (explainer != null)
         {
-            out.print(json ? explainer.json() + "\n" : explainer.text());
+            if (json)
+            {
+                JsonReports.println(out, explainer.json());
+            }
+            else
+            {
+                out.print(explainer.text());
+            }
         }
         else if (what != null)
         {
-            out.print(json ? what.json() + "\n" : what.text());
+            if (json)
+            {
+                what.printJson(out);
+            }
+            else
+            {
+                out.print(what.text());
+            }
         }
         else if (!events)
         {

@@ -65,6 +65,9 @@ class ReplayQuestionsIntegrationTest
                     "BID 10001", "NO_BID 10002 UNKNOWN_CAMPAIGN", "NO_BID 10003 CAMPAIGN_INACTIVE",
                     "NO_BID 10004 BUDGET_EXHAUSTED", "NO_BID 10005 PACING", "NO_BID 10006 BID_ABOVE_MAX",
                     "NO_BID 10007 INVALID_REQUEST");
+            // a win at price 0 as campaign 5's first spend (the export once refused to remember a spend of 0);
+            // the bid behind it on the same connection is answered after the win is applied
+            assertThat(client.win(10_006, 5, 0).bid(10_008, 1, 1_000).send().read(1)).containsExactly("BID 10008");
         }
         for (long id = 1; id <= 5; id++)
         {

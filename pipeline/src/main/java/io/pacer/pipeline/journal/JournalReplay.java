@@ -23,7 +23,10 @@ import java.util.List;
  */
 public final class JournalReplay implements JournalReader.RecordHandler
 {
-    /** Told about every record after it has been applied (audits). */
+    /**
+     * Told about every record after it has been applied (audits); and, if it wants, before: the
+     * block's bids and notices to touch ({@link #touch}), and the census the replay is sized by.
+     */
     @FunctionalInterface
     public interface Observer
     {
@@ -39,9 +42,10 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }
 
         /**
-         * Reads, and changes nothing of, what {@link #applied} will read for this record, which is
-         * applied soon after: told of a block's records before any of them is applied, so that
-         * their cache misses overlap (as the shards' own are, see {@link #BLOCK}).
+         * Reads, and changes nothing of, what {@link #applied} will read for this bid or notice (no
+         * other record is touched), which is applied soon after: told of a block's records before
+         * any of them is applied, so that their cache misses overlap (as the shards' own are, see
+         * {@link JournalReplay#BLOCK}).
          *
          * @return anything read (the caller keeps it, so the reads are not optimised away)
          */
@@ -51,9 +55,11 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }
 
         /**
-         * Told once, at the first bid or notice, the notice census the replay sizes its shards'
-         * dedupe tables by (null if the reader did not count one): an observer replaying into shards
-         * of its own may size them the same way ({@link JournalReplay#expectNotices}).
+         * Told once, at the first bid or notice of a replay {@link JournalReplay#sizedBy sized by} a
+         * reader (after {@link #begin} when the replay is {@link JournalReplay#ofJournal}'s), the
+         * notice census its shards' dedupe tables are sized by (null if the reader counted none):
+         * an observer replaying into shards of its own may size them the same way
+         * ({@link JournalReplay#expectNotices}).
          */
         default void sized(final NoticeCensus census)
         {
@@ -138,7 +144,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
             if (replay[0] == null)
             {
                 observer.begin(header);
-                replay[0] = new JournalReplay(shards(header.shards(), header.policy()), observer).sizedBy(reader);
+                replay[0] = new JournalReplay(freshShards(header.shards(), header.policy()), observer).sizedBy(reader);
             }
             replay[0].onRecord(record, header);
         }, false);
@@ -157,7 +163,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * {@code count} fresh shards under {@code policy}, made for a replay: their reservations for
      * {@link #REPLAY_EXPECTED_OPEN} open at first, growing past it as a journal asks.
      */
-    public static List<PacingShard> shards(final int count, final PacingPolicy policy)
+    public static List<PacingShard> freshShards(final int count, final PacingPolicy policy)
     {
         final List<PacingShard> shards = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
@@ -244,7 +250,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
         if (sizing != null && !sized && pendingCount > 0)
         {
             sized = true;
-            expectNotices(shards, sizing.census());
+            expectNotices(shards, sizing.census(), Runtime.getRuntime().maxMemory() / 4);
             observer.sized(sizing.census());
         }
         long read = 0;
@@ -278,15 +284,15 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Tells each of {@code shards} how many notices its dedupe window will hold at most, as {@code census}
-     * counted them, if it counted as many shards. No shard is sized past a quarter of the heap among
-     * them: the census also counts duplicates and unknown campaigns' notices, which no table holds,
-     * and a flood of those must not size the tables past what the heap can give them.
+     * counted them, if it counted as many shards; their tables together are sized for no more than
+     * {@code capBytes}: the census also counts duplicates and unknown campaigns' notices, which no
+     * table holds, and a flood of those must not size the tables past what the heap can give them.
      */
-    public static void expectNotices(final List<PacingShard> shards, final NoticeCensus census)
+    public static void expectNotices(final List<PacingShard> shards, final NoticeCensus census, final long capBytes)
     {
         if (census != null && census.shards() == shards.size())
         {
-            final long capPerShard = Runtime.getRuntime().maxMemory() / 4 / shards.size() / SettledNotices.BYTES_PER_NOTICE;
+            final long capPerShard = capBytes / shards.size() / SettledNotices.BYTES_PER_NOTICE;
             for (int i = 0; i < shards.size(); i++)
             {
                 shards.get(i).expectNotices((int)Math.min(census.expected(i), capPerShard));

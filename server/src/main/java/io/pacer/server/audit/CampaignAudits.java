@@ -71,9 +71,18 @@ final class CampaignAudits
         rows[row + WINS]++;
     }
 
-    /** Counts a NO_BID for reason code {@code reason} (1 to 7). */
+    /**
+     * Counts a NO_BID for reason code {@code reason} (1 to 7).
+     *
+     * @throws IllegalArgumentException for a code the wire does not have (it would count in the next campaign's row)
+     */
     void countNoBid(final int row, final int reason)
     {
+        if (reason <= 0 || reason >= REASONS)
+        {
+            throw new IllegalArgumentException("NO_BID reason code " + reason + " is not one the wire has (1 to " +
+                (REASONS - 1) + ")");
+        }
         rows[row + NO_BIDS + reason]++;
     }
 

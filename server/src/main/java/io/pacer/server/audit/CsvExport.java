@@ -7,7 +7,7 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
-import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2LongCounterMap;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -64,7 +64,7 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     private final Path dir;
     private final RecordFilter filter;
     private final Writer events;
-    private final Long2LongHashMap lastSpentNanos = new Long2LongHashMap(0);
+    private final Long2LongCounterMap lastSpentNanos = new Long2LongCounterMap(0);
     private final Map<Key, Period> hourly = new TreeMap<>(Key.ORDER);
     private final Map<Key, Period> daily = new TreeMap<>(Key.ORDER);
     private long rows;
@@ -99,7 +99,8 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         if (record.type() == EventType.WIN_NOTICE && book != null)
         {
             bookedNanos = book.spentNanos() - lastSpentNanos.get(record.campaignId());
-            lastSpentNanos.put(record.campaignId(), book.spentNanos());
+            // added, not put: a counter map refuses to be put its initial value, which a first win at price 0 leaves
+            lastSpentNanos.getAndAdd(record.campaignId(), bookedNanos);
         }
         if (!filter.matches(record))
         {

@@ -1,8 +1,6 @@
 package io.pacer.server.audit;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.Money;
@@ -13,12 +11,15 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.PacingStep;
 import io.pacer.pipeline.journal.JournalHeader;
 import io.pacer.pipeline.journal.JournalRecord;
-import io.pacer.pipeline.journal.NoticeCensus;
 import io.pacer.pipeline.journal.JournalReplay;
+import io.pacer.pipeline.journal.NoticeCensus;
 import io.pacer.wire.Reason;
-import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2LongCounterMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class WhatIf implements JournalReplay.Observer
         long noBids;
         long spentNanos;
         /** Booked spend per slot of the flight, by slot index (0 for a slot with none). */
-        final Long2LongHashMap slots = new Long2LongHashMap(0);
+        final Long2LongCounterMap slots = new Long2LongCounterMap(0);
     }
 
     /** Both sides for one campaign, and its definitions at the end. */
@@ -96,20 +97,21 @@ public final class WhatIf implements JournalReplay.Observer
     {
         recordedPolicy = header.policy();
         policy = change.policy(header.policy()); // a setting this journal's tunables rule out: WhatIfChange.Invalid
-        shards = JournalReplay.shards(header.shards(), policy);
+        shards = JournalReplay.freshShards(header.shards(), policy);
         router = new ShardRouter(header.shards());
     }
 
     /**
      * Sizes the what-if shards' dedupe tables as the audit's replay sizes its own, if the change
-     * keeps the recorded dedupe window (the census counted the notices of that window).
+     * keeps the recorded dedupe window (the census counted the notices of that window), within an
+     * eighth of the heap (the audit's own take up to a quarter).
      */
     @Override
     public void sized(final NoticeCensus census)
     {
-        if (policy.noticeDedupeWindowMillis() == recordedPolicy.noticeDedupeWindowMillis())
+        if (policy != null && policy.noticeDedupeWindowMillis() == recordedPolicy.noticeDedupeWindowMillis())
         {
-            JournalReplay.expectNotices(shards, census);
+            JournalReplay.expectNotices(shards, census, Runtime.getRuntime().maxMemory() / 8);
         }
     }
 
@@ -117,10 +119,6 @@ public final class WhatIf implements JournalReplay.Observer
     @Override
     public long touch(final JournalRecord r)
     {
-        if (r.type().broadcast() || r.type() == EventType.CAMPAIGN_UPDATE)
-        {
-            return 0;
-        }
         final PacingShard shard = shards.get(router.shardOf(r.campaignId()));
         final Campaign campaign = campaigns.get(r.campaignId());
         final long read = r.type() == EventType.BID_REQUEST ? 0 : shard.touchNotice(r.requestId(), r.campaignId());
@@ -226,8 +224,7 @@ public final class WhatIf implements JournalReplay.Observer
         o.spentNanos = spentNow;
         if (booked != 0 && filter.matches(r))
         {
-            final long slot = Math.floorDiv(r.epochMillis(), slotMillis);
-            o.slots.put(slot, o.slots.get(slot) + booked);
+            o.slots.getAndAdd(Math.floorDiv(r.epochMillis(), slotMillis), booked);
         }
     }
 
@@ -269,46 +266,61 @@ public final class WhatIf implements JournalReplay.Observer
             Amounts.decimal(Math.max(0, o.spentNanos - budgetNanos)), percent(rmse(o, d)), o.bids, o.noBids);
     }
 
-    public String json()
+    /** Writes the comparison as one JSON object, and a newline, to {@code out}, as it goes ({@link JsonReports}). */
+    public void printJson(final PrintStream out)
     {
-        final ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.put("whatIf", change.description());
-        root.put("decided", decided);
-        root.put("changedDecisions", changedDecisions());
-        root.put("bidToNoBid", bidToNoBid);
-        root.put("noBidToBid", noBidToBid);
-        root.put("noBidToBidCostNanos", noBidToBidCostNanos);
-        root.put("droppedNotices", droppedNotices);
-        final ArrayNode array = root.putArray("campaigns");
-        for (final long id : reported())
+        try (JsonGenerator json = JsonReports.to(out))
         {
-            final Campaign c = campaigns.get(id);
-            final ObjectNode node = array.addObject();
-            node.put("id", Long.toUnsignedString(id));
-            outcome(node.putObject("happened"), c.happened, c.recorded);
-            outcome(node.putObject("whatIf"), c.whatIf, c.changed);
+            json.writeStartObject();
+            json.writeStringField("whatIf", change.description());
+            json.writeNumberField("decided", decided);
+            json.writeNumberField("changedDecisions", changedDecisions());
+            json.writeNumberField("bidToNoBid", bidToNoBid);
+            json.writeNumberField("noBidToBid", noBidToBid);
+            json.writeNumberField("noBidToBidCostNanos", noBidToBidCostNanos);
+            json.writeNumberField("droppedNotices", droppedNotices);
+            json.writeArrayFieldStart("campaigns");
+            for (final long id : reported())
+            {
+                final Campaign c = campaigns.get(id);
+                json.writeStartObject();
+                json.writeStringField("id", Long.toUnsignedString(id));
+                json.writeFieldName("happened");
+                outcome(json, c.happened, c.recorded);
+                json.writeFieldName("whatIf");
+                outcome(json, c.whatIf, c.changed);
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
         }
-        return root.toString();
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        out.print('\n');
     }
 
-    private void outcome(final ObjectNode node, final Outcome o, final CampaignDefinition d)
+    private void outcome(final JsonGenerator json, final Outcome o, final CampaignDefinition d) throws IOException
     {
         final long budgetNanos = Money.microsToNanos(d.budgetMicros());
-        node.put("pacing", d.pacing().name());
-        node.put("budgetNanos", budgetNanos);
-        node.put("spentNanos", o.spentNanos);
-        node.put("overspendNanos", Math.max(0, o.spentNanos - budgetNanos));
+        json.writeStartObject();
+        json.writeStringField("pacing", d.pacing().name());
+        json.writeNumberField("budgetNanos", budgetNanos);
+        json.writeNumberField("spentNanos", o.spentNanos);
+        json.writeNumberField("overspendNanos", Math.max(0, o.spentNanos - budgetNanos));
         final double rmse = rmse(o, d);
         if (Double.isNaN(rmse))
         {
-            node.putNull("slotRmse");
+            json.writeNullField("slotRmse");
         }
         else
         {
-            node.put("slotRmse", rmse);
+            json.writeNumberField("slotRmse", rmse);
         }
-        node.put("bids", o.bids);
-        node.put("noBids", o.noBids);
+        json.writeNumberField("bids", o.bids);
+        json.writeNumberField("noBids", o.noBids);
+        json.writeEndObject();
     }
 
     private static String percent(final double share)
@@ -358,7 +370,7 @@ public final class WhatIf implements JournalReplay.Observer
         double sumSquares = 0;
         for (long slot = first; slot <= last; slot++)
         {
-            final double miss = o.slots.getOrDefault(slot, 0L) - evenShare;
+            final double miss = o.slots.get(slot) - evenShare;
             sumSquares += miss * miss;
         }
         return Math.sqrt(sumSquares / (last - first + 1)) / evenShare;

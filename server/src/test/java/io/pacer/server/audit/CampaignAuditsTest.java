@@ -50,6 +50,36 @@ class CampaignAuditsTest
     }
 
     @Test
+    void shouldRefuseAReasonCodeTheWireDoesNotHaveRatherThanCountItInTheNextRow()
+    {
+        final CampaignAudits audits = new CampaignAudits();
+        final int first = audits.row(1);
+        final int second = audits.row(2);
+
+        assertThatThrownBy(() -> audits.countNoBid(first, 8))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("reason code 8");
+        assertThatThrownBy(() -> audits.countNoBid(first, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(audits.bids(second)).isZero();
+        assertThat(audits.wins(second)).isZero();
+    }
+
+    @Test
+    void shouldTouchARowWithoutChangingIt()
+    {
+        final CampaignAudits audits = new CampaignAudits();
+        final int row = audits.row(7);
+        audits.countBid(row);
+        audits.countNoBid(row, 3);
+
+        audits.touch(7);
+
+        assertThat(audits.bids(audits.existingRow(7))).isEqualTo(1);
+        assertThat(audits.noBids(audits.existingRow(7), 3)).isEqualTo(1);
+        assertThat(audits.idsInOrder()).containsExactly(7);
+    }
+
+    @Test
     void shouldTouchWithoutAddingARow()
     {
         final CampaignAudits audits = new CampaignAudits();
