@@ -5,6 +5,7 @@ import io.pacer.model.PacingPolicy;
 import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.PacerEvent;
+import io.pacer.units.EpochMillis;
 import io.pacer.units.Units;
 import io.pacer.pipeline.journal.sbe.BidRecordDecoder;
 import io.pacer.pipeline.journal.sbe.CampaignUpdateRecordDecoder;
@@ -87,6 +88,8 @@ public final class JournalReader
     private long records;
     /** Whether a read counts its notices first ({@link #countingNotices}). */
     private boolean countingNotices;
+    /** The census leaves out the segments whose first record handed over is stamped after this ({@link #countingNotices(long)}). */
+    private @EpochMillis long countUntilMillis = Units.MAX_INSTANT;
     /** The notices of the segments being read, counted before the first record; null when not counted. */
     private NoticeCensus census;
 
@@ -177,6 +180,11 @@ public final class JournalReader
                     break;
                 }
                 first = start.header();
+                if (startsAfter(start.recordsAt(), size, countUntilMillis))
+                {
+                    // the replay stops at or before this segment's first record: nothing from here on is applied
+                    break;
+                }
                 counted.add(new NoticeCensus.Segment(file, start.recordsAt(), size));
             }
             catch (final IOException | RuntimeException ex)
@@ -184,7 +192,36 @@ public final class JournalReader
                 break;
             }
         }
-        return first == null ? null : NoticeCensus.count(first, counted, split);
+        return first == null || counted.isEmpty() ? null : NoticeCensus.count(first, counted, split);
+    }
+
+    /**
+     * Whether the first record of the segment {@link #segment} wraps that a read hands over (a
+     * gateway's name is not handed over) is stamped after {@code untilMillis}; false if it has none,
+     * or one that cannot be read (the read finds and reports that).
+     */
+    private boolean startsAfter(final int recordsAt, final long size, final long untilMillis)
+    {
+        if (untilMillis == Units.MAX_INSTANT)
+        {
+            return false;
+        }
+        int position = recordsAt;
+        while (position + JournalFormat.RECORD_HEADER_LENGTH <= size)
+        {
+            final int length = segment.getInt(position, JournalFormat.ORDER);
+            if (!SegmentChecker.isFramed(position, length, size))
+            {
+                return false;
+            }
+            final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
+            if (segment.getByte(payload + RecordHeaderDecoder.typeEncodingOffset()) != RecordType.GATEWAY.value())
+            {
+                return segment.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset(), JournalFormat.ORDER) > untilMillis;
+            }
+            position = payload + length;
+        }
+        return false;
     }
 
     /**
@@ -603,7 +640,22 @@ public final class JournalReader
      */
     public JournalReader countingNotices()
     {
+        return countingNotices(Units.MAX_INSTANT);
+    }
+
+    /**
+     * As {@link #countingNotices()}, for a read whose records stamped after {@code untilMillis} are
+     * not applied (a replay up to an instant, which stops at the first such record): the census
+     * leaves out each segment whose first record handed over is stamped after it, and every segment
+     * after that one, since nothing applied comes from them. So a question about an instant early in
+     * a long journal counts, and sizes its tables for, only the segments up to it.
+     *
+     * @return this reader
+     */
+    public JournalReader countingNotices(final @EpochMillis long untilMillis)
+    {
         countingNotices = true;
+        countUntilMillis = untilMillis;
         return this;
     }
 

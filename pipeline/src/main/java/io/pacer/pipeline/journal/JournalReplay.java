@@ -134,7 +134,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
     {
         final JournalReplay[] replay = new JournalReplay[1];
         final boolean[] past = new boolean[1];
-        reader.countingNotices().read((record, header) ->
+        reader.countingNotices(untilMillis).read((record, header) ->
         {
             if (past[0] || record.epochMillis > untilMillis)
             {

@@ -212,6 +212,33 @@ class NoticeCensusTest
     }
 
     @Test
+    void shouldLeaveOutTheSegmentsThatStartAfterTheInstantAReplayStopsAt() throws Exception
+    {
+        // 30 notices in the first second, then 300 in one millisecond ten seconds on, over small segments
+        try (JournalWriter w = new JournalWriter(dir, 0, 1, FOUR_SECOND_WINDOW, 1024, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            for (int i = 0; i < 330; i++)
+            {
+                w.notice(i % 3 == 0, i < 30 ? T0 + i : T0 + 10_000, i, 2, 1_000);
+                w.endOfBatch();
+            }
+        }
+        assertThat(JournalReader.segments(dir)).hasSizeGreaterThan(4);
+
+        final JournalReader whole = new JournalReader(dir).countingNotices();
+        whole.read((record, header) -> { }, false);
+        final JournalReader early = new JournalReader(dir).countingNotices(Units.epochMillis(T0 + 100));
+        early.read((record, header) -> { }, false);
+        final JournalReader before = new JournalReader(dir).countingNotices(Units.epochMillis(T0 - 1));
+        before.read((record, header) -> { }, false);
+
+        assertThat(whole.census().expected(0)).isEqualTo(300);
+        // the first 30, and at most the later notices that share the segment the 30th ends in
+        assertThat(early.census().expected(0)).isBetween(30, 299);
+        assertThat(before.census()).as("no segment starts by then").isNull();
+    }
+
+    @Test
     void shouldCountNothingWhenTheJournalRemembersNoNotice() throws Exception
     {
         final PacingPolicy noWindow = new PacingPolicy(Units.durationMillis(30_000), Units.durationMillis(1_000),
