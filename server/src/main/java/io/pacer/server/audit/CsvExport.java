@@ -21,9 +21,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code pacer replay --export csv DIR}: one row per decision and notice in {@code events.csv},
@@ -65,9 +67,22 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     private final RecordFilter filter;
     private final Writer events;
     private final Long2LongCounterMap lastSpentNanos = new Long2LongCounterMap(0);
-    private final Map<Key, Period> hourly = new TreeMap<>(Key.ORDER);
-    private final Map<Key, Period> daily = new TreeMap<>(Key.ORDER);
+    /** The rollups, unordered while the rows come (a row's lookup in a tree of records was a quarter of an export); sorted by {@link #close}. */
+    private final Map<Key, Period> hourly = new HashMap<>();
+    private final Map<Key, Period> daily = new HashMap<>();
     private long rows;
+
+    /*
+     * The last row's second and time zone, its time as text and its hour and day in that zone: rows
+     * come in time order, many to a millisecond, and a zone's offset changes, and its hours begin,
+     * on whole seconds only, so within a second and a zone the hour and the day cannot change.
+     */
+    private long lastMillis = Long.MIN_VALUE;
+    private String lastTime;
+    private long lastSecond = Long.MIN_VALUE;
+    private ZoneId lastZone;
+    private ZonedDateTime lastHour;
+    private ZonedDateTime lastDay;
 
     /** Opens {@code dir/events.csv} (the directory is created); the rollups are written by {@link #close}. */
     public CsvExport(final Path dir, final RecordFilter filter) throws IOException
@@ -122,7 +137,7 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         final boolean bidded = bid && r.reason() == 0;
         events.write(Long.toString(r.sequence()));
         events.write(',');
-        events.write(Instant.ofEpochMilli(r.epochMillis()).toString());
+        events.write(time(r.epochMillis()));
         events.write(',');
         events.write(r.type().name());
         events.write(',');
@@ -143,9 +158,28 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         events.write(Long.toString(bookedNanos));
         events.write('\n');
         rows++;
-        final ZonedDateTime at = Instant.ofEpochMilli(r.epochMillis()).atZone(zone);
-        count(hourly.computeIfAbsent(new Key(r.campaignId(), at.truncatedTo(ChronoUnit.HOURS)), k -> new Period()), r, bookedNanos);
-        count(daily.computeIfAbsent(new Key(r.campaignId(), at.truncatedTo(ChronoUnit.DAYS)), k -> new Period()), r, bookedNanos);
+        final long second = Math.floorDiv(r.epochMillis(), 1_000L);
+        if (second != lastSecond || !zone.equals(lastZone))
+        {
+            final ZonedDateTime at = Instant.ofEpochMilli(r.epochMillis()).atZone(zone);
+            lastHour = at.truncatedTo(ChronoUnit.HOURS);
+            lastDay = at.truncatedTo(ChronoUnit.DAYS);
+            lastSecond = second;
+            lastZone = zone;
+        }
+        count(hourly.computeIfAbsent(new Key(r.campaignId(), lastHour), k -> new Period()), r, bookedNanos);
+        count(daily.computeIfAbsent(new Key(r.campaignId(), lastDay), k -> new Period()), r, bookedNanos);
+    }
+
+    /** The instant as {@link Instant#toString} writes it, made once a millisecond. */
+    private String time(final long epochMillis)
+    {
+        if (epochMillis != lastMillis)
+        {
+            lastTime = Instant.ofEpochMilli(epochMillis).toString();
+            lastMillis = epochMillis;
+        }
+        return lastTime;
     }
 
     private static void count(final Period p, final JournalRecord r, final long bookedNanos)
@@ -210,7 +244,9 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         {
             out.write(ROLLUP_HEADER);
             out.write('\n');
-            for (final Map.Entry<Key, Period> e : periods.entrySet())
+            final List<Map.Entry<Key, Period>> sorted = new ArrayList<>(periods.entrySet());
+            sorted.sort(Map.Entry.comparingByKey(Key.ORDER));
+            for (final Map.Entry<Key, Period> e : sorted)
             {
                 final Period p = e.getValue();
                 out.write(Long.toUnsignedString(e.getKey().campaignId()) + ',' + e.getKey().start().toOffsetDateTime() + ',' +
