@@ -7,12 +7,14 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.Long2LongCounterMap;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +48,8 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     /** The rollup files' columns. */
     static final String ROLLUP_HEADER = "campaign_id,period_start,bids,no_bids,wins,losses,booked_nanos,booked";
 
+    private static final byte COMMA = ',';
+
     /** One campaign's figures in one period. */
     private static final class Period
     {
@@ -65,7 +69,11 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
 
     private final Path dir;
     private final RecordFilter filter;
-    private final Writer events;
+    /** {@code events.csv}: each row is written out of {@link #line}, as bytes (through a {@code Writer}, encoding each row's strings was a third of an export). */
+    private final OutputStream events;
+    private final ExpandableArrayBuffer line = new ExpandableArrayBuffer(256);
+    private String lastGatewayName;
+    private byte[] lastGateway;
     private final Long2LongCounterMap lastSpentNanos = new Long2LongCounterMap(0);
     /** The rollups, unordered while the rows come (a row's lookup in a tree of records was a quarter of an export); sorted by {@link #close}. */
     private final Map<Key, Period> hourly = new HashMap<>();
@@ -89,11 +97,10 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     {
         this.dir = Files.createDirectories(dir);
         this.filter = filter;
-        this.events = Files.newBufferedWriter(dir.resolve("events.csv"), StandardCharsets.UTF_8);
+        this.events = new BufferedOutputStream(Files.newOutputStream(dir.resolve("events.csv")), 1 << 16);
         try
         {
-            events.write(EVENTS_HEADER);
-            events.write('\n');
+            events.write((EVENTS_HEADER + '\n').getBytes(StandardCharsets.US_ASCII));
         }
         catch (final IOException ex)
         {
@@ -135,35 +142,48 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     {
         final boolean bid = r.type() == EventType.BID_REQUEST;
         final boolean bidded = bid && r.reason() == 0;
-        events.write(Long.toString(r.sequence()));
-        events.write(',');
-        events.write(time(r.epochMillis()));
-        events.write(',');
-        events.write(r.type().name());
-        events.write(',');
-        events.write(Long.toUnsignedString(r.campaignId()));
-        events.write(',');
-        events.write(Long.toUnsignedString(r.requestId()));
-        events.write(',');
-        events.write(quoted(r.gatewayName()));
-        events.write(',');
-        events.write(r.type() == EventType.LOSS_NOTICE ? "" : Long.toString(r.cpmMicros()));
-        events.write(',');
-        events.write(bid ? (bidded ? "BID" : "NO_BID") : "");
-        events.write(',');
-        events.write(bid ? Reason.get((short)r.reason()).name() : "");
-        events.write(',');
-        events.write(bidded ? Long.toString(Money.impressionCostNanos(r.cpmMicros())) : "0");
-        events.write(',');
-        events.write(Long.toString(bookedNanos));
-        events.write('\n');
+        final ExpandableArrayBuffer line = this.line;
+        int at = line.putLongAscii(0, r.sequence());
+        line.putByte(at++, COMMA);
+        at += line.putStringWithoutLengthAscii(at, time(r.epochMillis()));
+        line.putByte(at++, COMMA);
+        at += line.putStringWithoutLengthAscii(at, r.type().name());
+        line.putByte(at++, COMMA);
+        at += putUnsigned(line, at, r.campaignId());
+        line.putByte(at++, COMMA);
+        at += putUnsigned(line, at, r.requestId());
+        line.putByte(at++, COMMA);
+        final byte[] gateway = quotedGateway(r.gatewayName());
+        line.putBytes(at, gateway);
+        at += gateway.length;
+        line.putByte(at++, COMMA);
+        if (r.type() != EventType.LOSS_NOTICE)
+        {
+            at += line.putLongAscii(at, r.cpmMicros());
+        }
+        line.putByte(at++, COMMA);
+        if (bid)
+        {
+            at += line.putStringWithoutLengthAscii(at, bidded ? "BID" : "NO_BID");
+        }
+        line.putByte(at++, COMMA);
+        if (bid)
+        {
+            at += line.putStringWithoutLengthAscii(at, Reason.get((short)r.reason()).name());
+        }
+        line.putByte(at++, COMMA);
+        at += line.putLongAscii(at, bidded ? Money.impressionCostNanos(r.cpmMicros()) : 0);
+        line.putByte(at++, COMMA);
+        at += line.putLongAscii(at, bookedNanos);
+        line.putByte(at++, (byte)'\n');
+        events.write(line.byteArray(), 0, at);
         rows++;
         final long second = Math.floorDiv(r.epochMillis(), 1_000L);
         if (second != lastSecond || !zone.equals(lastZone))
         {
-            final ZonedDateTime at = Instant.ofEpochMilli(r.epochMillis()).atZone(zone);
-            lastHour = at.truncatedTo(ChronoUnit.HOURS);
-            lastDay = at.truncatedTo(ChronoUnit.DAYS);
+            final ZonedDateTime local = Instant.ofEpochMilli(r.epochMillis()).atZone(zone);
+            lastHour = local.truncatedTo(ChronoUnit.HOURS);
+            lastDay = local.truncatedTo(ChronoUnit.DAYS);
             lastSecond = second;
             lastZone = zone;
         }
@@ -202,6 +222,23 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
             }
             default -> p.losses++;
         }
+    }
+
+    /** An id as {@link Long#toUnsignedString} writes it; returns its length. */
+    private static int putUnsigned(final ExpandableArrayBuffer line, final int at, final long id)
+    {
+        return id >= 0 ? line.putNaturalLongAscii(at, id) : line.putStringWithoutLengthAscii(at, Long.toUnsignedString(id));
+    }
+
+    /** The gateway's name as the events file writes it, in UTF-8: made again only when the name changes (runs come from one gateway). */
+    private byte[] quotedGateway(final String name)
+    {
+        if (!name.equals(lastGatewayName))
+        {
+            lastGatewayName = name;
+            lastGateway = quoted(name).getBytes(StandardCharsets.UTF_8);
+        }
+        return lastGateway;
     }
 
     /** RFC 4180: in quotes, with quotes doubled. */
