@@ -236,6 +236,10 @@ class NoticeCensusTest
         // the first 30, and at most the later notices that share the segment the 30th ends in
         assertThat(early.census().expected(0)).isBetween(30, 299);
         assertThat(before.census()).as("no segment starts by then").isNull();
+        // and a replay up to the instant counts that way
+        final JournalReader replayed = new JournalReader(dir);
+        JournalReplay.ofJournal(replayed, JournalReplay.Observer.NONE, Units.epochMillis(T0 + 100));
+        assertThat(replayed.census().expected(0)).isEqualTo(early.census().expected(0));
     }
 
     @Test

@@ -194,7 +194,7 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     /** The instant as {@link Instant#toString} writes it, made once a millisecond. */
     private String time(final long epochMillis)
     {
-        if (epochMillis != lastMillis)
+        if (lastTime == null || epochMillis != lastMillis)
         {
             lastTime = Instant.ofEpochMilli(epochMillis).toString();
             lastMillis = epochMillis;

@@ -36,7 +36,10 @@ class CsvExportTest
 {
     private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
     private static final ZoneId KOLKATA = ZoneId.of("Asia/Kolkata");
-    private static final List<ZoneId> ZONES = List.of(NEW_YORK, ZoneId.of("UTC"), KOLKATA);
+    /** Campaign ids and their zones: one id above 2^63, so that rows sort by unsigned id. */
+    private static final Map<Long, ZoneId> ZONES = Map.of(1L, NEW_YORK, 2L, ZoneId.of("UTC"), -5L, KOLKATA);
+    /** Never defined: its rows roll up in UTC. */
+    private static final long UNDEFINED = 9L;
 
     @TempDir
     Path dir;
@@ -49,26 +52,32 @@ class CsvExportTest
             JournalWriter.FsyncPolicy.NEVER, 100))
         {
             final long start = Instant.parse("2026-03-08T00:00:00Z").toEpochMilli();
-            for (int c = 0; c < ZONES.size(); c++)
+            for (final Map.Entry<Long, ZoneId> campaign : new TreeMap<>(ZONES).entrySet())
             {
-                w.define(Units.epochMillis(start), new CampaignDefinition(c + 1, 1_000_000_000_000L, 0,
-                    Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2027-01-01T00:00:00Z"), ZONES.get(c), 0,
+                w.define(Units.epochMillis(start), new CampaignDefinition(campaign.getKey(), 1_000_000_000_000L, 0,
+                    Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2027-01-01T00:00:00Z"), campaign.getValue(), 0,
                     PacingMode.ASAP, CampaignStatus.ACTIVE));
             }
+            final List<Long> campaigns = List.of(1L, 2L, -5L, UNDEFINED);
             long request = 1;
             // New York springs forward at 07:00Z and falls back at 06:00Z; Kolkata's hours begin at half past UTC's.
-            // Each campaign's rows across each change come one after another, so that rows in a row share a zone.
+            // Each campaign's rows across each change come one after another (rows in a row share a zone),
+            // then all of them within each millisecond (the zone changes from row to row, the second does not).
             for (final String from : List.of("2026-03-08T06:59:50Z", "2026-03-08T07:29:50Z", "2026-11-01T05:59:50Z"))
             {
                 final long t0 = Instant.parse(from).toEpochMilli();
-                for (long campaign = 1; campaign <= ZONES.size(); campaign++)
+                for (final long campaign : campaigns)
                 {
                     for (long t = t0; t < t0 + 20_000; t += 97)
                     {
-                        w.bid(Units.epochMillis(t), request, campaign, Units.cpmMicros(1_000_000), 0);
-                        w.notice(request % 3 != 0, Units.epochMillis(t), request, campaign, Units.cpmMicros(700_000 + request));
-                        w.endOfBatch();
-                        request++;
+                        request = row(w, t, request, campaign);
+                    }
+                }
+                for (long t = t0; t < t0 + 20_000; t += 97)
+                {
+                    for (final long campaign : campaigns)
+                    {
+                        request = row(w, t, request, campaign);
                     }
                 }
             }
@@ -85,8 +94,17 @@ class CsvExportTest
         assertThat(Files.readAllLines(out.resolve("daily.csv"))).containsExactlyElementsOf(rollup(rows, ChronoUnit.DAYS));
     }
 
+    /** A bid and its notice, a win for two requests in three; returns the next request id. */
+    private static long row(final JournalWriter w, final long t, final long request, final long campaign)
+    {
+        w.bid(Units.epochMillis(t), request, campaign, Units.cpmMicros(1_000_000), 0);
+        w.notice(request % 3 != 0, Units.epochMillis(t), request, campaign, Units.cpmMicros(700_000 + request));
+        w.endOfBatch();
+        return request + 1;
+    }
+
     @Test
-    void shouldWriteAGatewaysNameQuotedAndInUtf8() throws Exception
+    void shouldWriteEachKindOfRowWithAGatewaysNameQuotedAndInUtf8() throws Exception
     {
         final Path journal = Files.createDirectories(dir.resolve("journal"));
         final GatewayIds gateways = new GatewayIds();
@@ -99,6 +117,9 @@ class CsvExportTest
                 Instant.parse("2027-01-01T00:00:00Z"), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE));
             w.bid(Units.epochMillis(t), -2L, 7, Units.cpmMicros(1_000_000), 0, zurich);
             w.notice(true, Units.epochMillis(t + 1), -2L, 7, Units.cpmMicros(800_000), zurich);
+            w.bid(Units.epochMillis(t + 2), 3L, 7, Units.cpmMicros(2_000_000), 5, zurich);
+            w.bid(Units.epochMillis(t + 2), 4L, 7, Units.cpmMicros(1_000_000), 0, zurich);
+            w.notice(false, Units.epochMillis(t + 3), 4L, 7, Units.cpmMicros(0), zurich);
             w.endOfBatch();
         }
         final Path out = dir.resolve("export");
@@ -110,7 +131,10 @@ class CsvExportTest
         assertThat(Files.readAllLines(out.resolve("events.csv"), StandardCharsets.UTF_8)).containsExactly(
             CsvExport.EVENTS_HEADER,
             "2,2026-03-08T12:00:00Z,BID_REQUEST,7,18446744073709551614,\"zürich \"\"edge\"\"\",1000000,BID,NONE,1000000,0",
-            "3,2026-03-08T12:00:00.001Z,WIN_NOTICE,7,18446744073709551614,\"zürich \"\"edge\"\"\",800000,,,0,800000");
+            "3,2026-03-08T12:00:00.001Z,WIN_NOTICE,7,18446744073709551614,\"zürich \"\"edge\"\"\",800000,,,0,800000",
+            "4,2026-03-08T12:00:00.002Z,BID_REQUEST,7,3,\"zürich \"\"edge\"\"\",2000000,NO_BID,BID_ABOVE_MAX,0,0",
+            "5,2026-03-08T12:00:00.002Z,BID_REQUEST,7,4,\"zürich \"\"edge\"\"\",1000000,BID,NONE,1000000,0",
+            "6,2026-03-08T12:00:00.003Z,LOSS_NOTICE,7,4,\"zürich \"\"edge\"\"\",,,,0,0");
     }
 
     /** The rollup file {@code rows} (events.csv, header first) make, each row's period found on its own. */
@@ -125,8 +149,8 @@ class CsvExportTest
         {
             // sequence,time,type,campaign_id,request_id,gateway,cpm_micros,decision,reason,reserved_nanos,booked_nanos
             final String[] cells = row.split(",", -1);
-            final long campaign = Long.parseLong(cells[3]);
-            final ZonedDateTime at = Instant.parse(cells[1]).atZone(ZONES.get((int)campaign - 1));
+            final long campaign = Long.parseUnsignedLong(cells[3]);
+            final ZonedDateTime at = Instant.parse(cells[1]).atZone(ZONES.getOrDefault(campaign, ZoneId.of("UTC")));
             final long[] p = periods.computeIfAbsent(new Key(campaign, at.truncatedTo(unit)), k -> new long[5]);
             switch (cells[2])
             {
@@ -140,7 +164,7 @@ class CsvExportTest
         }
         final List<String> lines = new ArrayList<>();
         lines.add(CsvExport.ROLLUP_HEADER);
-        periods.forEach((k, p) -> lines.add(k.campaignId() + "," + k.start().toOffsetDateTime() + "," + p[0] + "," + p[1] +
+        periods.forEach((k, p) -> lines.add(Long.toUnsignedString(k.campaignId()) + "," + k.start().toOffsetDateTime() + "," + p[0] + "," + p[1] +
             "," + p[2] + "," + p[3] + "," + p[4] + "," + Amounts.decimal(p[4])));
         return lines;
     }
