@@ -377,30 +377,21 @@ final class ReplayCommand implements Callable<Integer>
             }
 
             @Override
-            public void begin(final JournalHeader header)
+            public void begin(final JournalHeader header, final NoticeCensus census)
             {
                 for (final JournalReplay.Observer observer : each)
                 {
-                    observer.begin(header);
+                    observer.begin(header, census);
                 }
             }
 
             @Override
-            public void sized(final NoticeCensus census)
-            {
-                for (final JournalReplay.Observer observer : each)
-                {
-                    observer.sized(census);
-                }
-            }
-
-            @Override
-            public long touch(final JournalRecord record)
+            public long touch(final JournalRecord[] block, final int count)
             {
                 long read = 0;
                 for (final JournalReplay.Observer observer : each)
                 {
-                    read += observer.touch(record);
+                    read += observer.touch(block, count);
                 }
                 return read;
             }

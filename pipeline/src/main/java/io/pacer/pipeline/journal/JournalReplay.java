@@ -25,7 +25,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
 {
     /**
      * Told about every record after it has been applied (audits); and, if it wants, before: the
-     * block's bids and notices to touch ({@link #touch}), and the census the replay is sized by.
+     * journal's header and census ({@link #begin}), and each block's bids and notices to touch
+     * ({@link #touch}).
      */
     @FunctionalInterface
     public interface Observer
@@ -36,33 +37,26 @@ public final class JournalReplay implements JournalReader.RecordHandler
          */
         void applied(JournalRecord record, Reason replayed, PacingShard shard);
 
-        /** Told once, before the first record, how the journal's first segment says to replay it. */
-        default void begin(final JournalHeader header)
+        /**
+         * Told once, before the first record, how the journal's first segment says to replay it, and
+         * the notice census the replay's shards are sized by (null if none was counted): an observer
+         * replaying into shards of its own may size them the same way ({@link JournalReplay#expectNotices}).
+         */
+        default void begin(final JournalHeader header, final NoticeCensus census)
         {
         }
 
         /**
-         * Reads, and changes nothing of, what {@link #applied} will read for this bid or notice (no
-         * other record is touched), which is applied soon after: told of a block's records before
-         * any of them is applied, so that their cache misses overlap (as the shards' own are, see
-         * {@link JournalReplay#BLOCK}).
+         * Reads, and changes nothing of, what {@link #applied} will read for the {@code count} bids and
+         * notices of {@code block} (no other record is touched), which are applied right after: told
+         * of a block before any of it is applied, so that their cache misses overlap (as the shards'
+         * own are, {@link JournalReplay#touchBlock}).
          *
          * @return anything read (the caller keeps it, so the reads are not optimised away)
          */
-        default long touch(final JournalRecord record)
+        default long touch(final JournalRecord[] block, final int count)
         {
             return 0;
-        }
-
-        /**
-         * Told once, at the first bid or notice of a replay {@link JournalReplay#sizedBy sized by} a
-         * reader (after {@link #begin} when the replay is {@link JournalReplay#ofJournal}'s), the
-         * notice census its shards' dedupe tables are sized by (null if the reader counted none):
-         * an observer replaying into shards of its own may size them the same way
-         * ({@link JournalReplay#expectNotices}).
-         */
-        default void sized(final NoticeCensus census)
-        {
         }
 
         Observer NONE = (record, replayed, shard) -> {};
@@ -143,7 +137,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
             }
             if (replay[0] == null)
             {
-                observer.begin(header);
+                observer.begin(header, reader.census());
                 replay[0] = new JournalReplay(freshShards(header.shards(), header.policy()), observer).sizedBy(reader);
             }
             replay[0].onRecord(record, header);
@@ -251,35 +245,43 @@ public final class JournalReplay implements JournalReader.RecordHandler
         {
             sized = true;
             expectNotices(shards, sizing.census(), Runtime.getRuntime().maxMemory() / 4);
-            observer.sized(sizing.census());
         }
-        long read = 0;
-        // the notices' dedupe homes first, in a loop of their own: short enough that all their
-        // misses are in flight at once (in one loop with the rest, the reorder buffer held two or three)
-        for (int i = 0; i < pendingCount; i++)
-        {
-            final JournalRecord r = pending[i];
-            if (r.type != EventType.BID_REQUEST)
-            {
-                read += shards.get(router.shardOf(r.campaignId)).touchNotice(r.requestId, r.campaignId);
-            }
-        }
-        for (int i = 0; i < pendingCount; i++)
-        {
-            final JournalRecord r = pending[i];
-            read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId);
-        }
-        for (int i = 0; i < pendingCount; i++)
-        {
-            read += observer.touch(pending[i]);
-        }
-        touched += read;
+        touched += touchBlock(shards, router, pending, pendingCount) + observer.touch(pending, pendingCount);
         final int count = pendingCount;
         pendingCount = 0;
         for (int i = 0; i < count; i++)
         {
             apply(pending[i]);
         }
+    }
+
+    /**
+     * Reads, and changes nothing of, the state of {@code shards} that the {@code count} bids and
+     * notices of {@code block} will read, so that their cache misses overlap instead of each record
+     * waiting on its own (see {@link #BLOCK}).
+     *
+     * @return what was read (means nothing: keep it, so the reads are not optimised away)
+     */
+    public static long touchBlock(final List<PacingShard> shards, final ShardRouter router, final JournalRecord[] block,
+        final int count)
+    {
+        long read = 0;
+        // the notices' dedupe homes first, in a loop of their own: short enough that all their
+        // misses are in flight at once (in one loop with the rest, the reorder buffer held two or three)
+        for (int i = 0; i < count; i++)
+        {
+            final JournalRecord r = block[i];
+            if (r.type != EventType.BID_REQUEST)
+            {
+                read += shards.get(router.shardOf(r.campaignId)).touchNotice(r.requestId, r.campaignId);
+            }
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final JournalRecord r = block[i];
+            read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId);
+        }
+        return read;
     }
 
     /**

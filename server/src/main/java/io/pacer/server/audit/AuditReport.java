@@ -15,7 +15,6 @@ import io.pacer.wire.Reason;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.ToLongFunction;
@@ -43,9 +42,14 @@ public final class AuditReport implements JournalReplay.Observer
     }
 
     @Override
-    public long touch(final JournalRecord record)
+    public long touch(final JournalRecord[] block, final int count)
     {
-        return audits.touch(record.campaignId());
+        long read = 0;
+        for (int i = 0; i < count; i++)
+        {
+            read += audits.touch(block[i].campaignId());
+        }
+        return read;
     }
 
     @Override
@@ -159,7 +163,7 @@ public final class AuditReport implements JournalReplay.Observer
     /** Writes the report as one JSON object, and a newline, to {@code out}, as it goes ({@link JsonReports}). */
     public void printJson(final Path journal, final JournalReader reader, final JournalReplay replay, final PrintStream out)
     {
-        try (JsonGenerator json = JsonReports.to(out))
+        JsonReports.print(out, json ->
         {
             json.writeStartObject();
             json.writeStringField("journal", journal.toString());
@@ -183,12 +187,7 @@ public final class AuditReport implements JournalReplay.Observer
             }
             json.writeEndArray();
             json.writeEndObject();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        out.print('\n');
+        });
     }
 
     private void campaignJson(final JsonGenerator json, final long id, final int a, final CampaignBook book) throws IOException

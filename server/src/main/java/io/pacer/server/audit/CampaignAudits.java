@@ -28,7 +28,6 @@ final class CampaignAudits
     /** Campaign id to its row's offset in {@link #rows}. */
     private final Long2LongHashMap offsets = new Long2LongHashMap(-1);
     private long[] rows = new long[64 * ROW];
-    private int size;
 
     /** The offset of campaign {@code id}'s row, added (all zeros) if it has none yet. */
     int row(final long id)
@@ -121,7 +120,7 @@ final class CampaignAudits
     /** The audited campaign ids in unsigned order. */
     long[] idsInOrder()
     {
-        final long[] ids = new long[size];
+        final long[] ids = new long[offsets.size()];
         int n = 0;
         for (final Long2LongHashMap.KeyIterator keys = offsets.keySet().iterator(); keys.hasNext(); )
         {
@@ -148,17 +147,16 @@ final class CampaignAudits
 
     private int add(final long id)
     {
-        final int offset = size * ROW;
+        final int offset = offsets.size() * ROW;
         if (offset + ROW > rows.length)
         {
             if (rows.length > Integer.MAX_VALUE / 2)
             {
-                throw new IllegalStateException("more campaigns than one audit can count: " + size);
+                throw new IllegalStateException("more campaigns than one audit can count: " + offsets.size());
             }
             rows = Arrays.copyOf(rows, 2 * rows.length);
         }
         offsets.put(id, offset);
-        size++;
         return offset;
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -34,6 +35,30 @@ public final class JsonReports
     static JsonGenerator to(final PrintStream out) throws IOException
     {
         return FACTORY.createGenerator((OutputStream)out);
+    }
+
+    /** Writes one JSON value, as it goes. */
+    @FunctionalInterface
+    interface Report
+    {
+        void writeTo(JsonGenerator json) throws IOException;
+    }
+
+    /**
+     * Writes {@code report}'s value to {@code out} through a generator, then a newline; the
+     * generator's close flushes what it holds to {@code out} and leaves {@code out} open.
+     */
+    static void print(final PrintStream out, final Report report)
+    {
+        try (JsonGenerator json = to(out))
+        {
+            report.writeTo(json);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        out.write('\n');
     }
 
     /** Writes one JSON value, already made, and a newline, to {@code out}. */

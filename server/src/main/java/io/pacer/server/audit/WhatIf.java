@@ -19,7 +19,6 @@ import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -92,37 +91,35 @@ public final class WhatIf implements JournalReplay.Observer
         }
     }
 
+    /**
+     * Makes the what-if shards, and sizes their dedupe tables as the audit's replay sizes its own if
+     * the change keeps the recorded dedupe window (the census counted the notices of that window),
+     * within an eighth of the heap (the audit's own take up to a quarter).
+     */
     @Override
-    public void begin(final JournalHeader header)
+    public void begin(final JournalHeader header, final NoticeCensus census)
     {
         recordedPolicy = header.policy();
         policy = change.policy(header.policy()); // a setting this journal's tunables rule out: WhatIfChange.Invalid
         shards = JournalReplay.freshShards(header.shards(), policy);
         router = new ShardRouter(header.shards());
-    }
-
-    /**
-     * Sizes the what-if shards' dedupe tables as the audit's replay sizes its own, if the change
-     * keeps the recorded dedupe window (the census counted the notices of that window), within an
-     * eighth of the heap (the audit's own take up to a quarter).
-     */
-    @Override
-    public void sized(final NoticeCensus census)
-    {
-        if (policy != null && policy.noticeDedupeWindowMillis() == recordedPolicy.noticeDedupeWindowMillis())
+        if (policy.noticeDedupeWindowMillis() == recordedPolicy.noticeDedupeWindowMillis())
         {
             JournalReplay.expectNotices(shards, census, Runtime.getRuntime().maxMemory() / 8);
         }
     }
 
-    /** Touches what {@link #applied} will read of this record in the what-if run, as the audit's replay touches its own. */
+    /** Touches what {@link #applied} will read of a block in the what-if run, as the audit's replay touches its own. */
     @Override
-    public long touch(final JournalRecord r)
+    public long touch(final JournalRecord[] block, final int count)
     {
-        final PacingShard shard = shards.get(router.shardOf(r.campaignId()));
-        final Campaign campaign = campaigns.get(r.campaignId());
-        final long read = r.type() == EventType.BID_REQUEST ? 0 : shard.touchNotice(r.requestId(), r.campaignId());
-        return read + shard.touch(r.requestId(), r.campaignId()) + (campaign == null ? 0 : campaign.happened.bids);
+        long read = JournalReplay.touchBlock(shards, router, block, count);
+        for (int i = 0; i < count; i++)
+        {
+            final Campaign campaign = campaigns.get(block[i].campaignId());
+            read += campaign == null ? 0 : campaign.happened.bids;
+        }
+        return read;
     }
 
     @Override
@@ -269,7 +266,7 @@ public final class WhatIf implements JournalReplay.Observer
     /** Writes the comparison as one JSON object, and a newline, to {@code out}, as it goes ({@link JsonReports}). */
     public void printJson(final PrintStream out)
     {
-        try (JsonGenerator json = JsonReports.to(out))
+        JsonReports.print(out, json ->
         {
             json.writeStartObject();
             json.writeStringField("whatIf", change.description());
@@ -293,12 +290,7 @@ public final class WhatIf implements JournalReplay.Observer
             }
             json.writeEndArray();
             json.writeEndObject();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        out.print('\n');
+        });
     }
 
     private void outcome(final JsonGenerator json, final Outcome o, final CampaignDefinition d) throws IOException
