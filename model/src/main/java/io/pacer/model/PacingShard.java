@@ -22,6 +22,13 @@ import java.util.List;
  */
 public final class PacingShard
 {
+    /**
+     * Below this many campaigns a shard's books stay in cache, and touching them ahead of a batch
+     * only repeats each lookup (~15 ns a bid live; in a replay of 10M events with 1,000 campaigns,
+     * 7% of the main thread): the live handler and the replay touch books from here on.
+     */
+    public static final int TOUCH_FROM_CAMPAIGNS = 1 << 15;
+
     private final PacingPolicy policy;
     private final CampaignTable campaigns = new CampaignTable();
     private final ReservationBook reservations;
@@ -244,12 +251,14 @@ public final class PacingShard
     }
 
     /**
-     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: also reads where
-     * its reservation is indexed.
+     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: reads where its
+     * reservation is indexed, and the campaign's book only if this shard holds enough campaigns for
+     * its books to miss ({@link #TOUCH_FROM_CAMPAIGNS}).
      */
     public long touch(final long requestId, final long campaignId)
     {
-        return touch(campaignId) + reservations.touch(requestId);
+        final long reservation = reservations.touch(requestId);
+        return campaigns.size() < TOUCH_FROM_CAMPAIGNS ? reservation : reservation + touch(campaignId);
     }
 
     /**

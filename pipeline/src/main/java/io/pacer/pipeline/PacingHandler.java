@@ -41,11 +41,6 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      * in cache when their events come.
      */
     static final int TOUCH_AHEAD = 64;
-    /**
-     * Below this many campaigns a shard's books stay in cache, and touching them first only costs
-     * (~15 ns a bid): touching starts from here.
-     */
-    static final int TOUCH_FROM_CAMPAIGNS = 1 << 15;
     /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
     private RingBuffer<PacerEvent> ring;
     private long nextSequence;
@@ -108,11 +103,11 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      * It stops at the first event not yet published (the shared loop bounds a batch only by the
      * ring's cursor, which counts sequences claimed and not yet published); that one is touched
      * when its turn comes. The check is here, not once a batch in the loop, so that a shard too
-     * small to touch ({@link #TOUCH_FROM_CAMPAIGNS}) pays nothing for it.
+     * small to touch ({@link PacingShard#TOUCH_FROM_CAMPAIGNS}) pays nothing for it.
      */
     private void touchAhead(final long sequence)
     {
-        if (ring == null || sequence <= touchedThrough || shard.campaignCount() < TOUCH_FROM_CAMPAIGNS)
+        if (ring == null || sequence <= touchedThrough || shard.campaignCount() < PacingShard.TOUCH_FROM_CAMPAIGNS)
         {
             return;
         }

@@ -5,6 +5,7 @@ import io.pacer.model.CampaignSnapshot;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
 import io.pacer.model.PacingPolicy;
+import io.pacer.model.PacingShard;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -219,7 +220,7 @@ class PacerPipelineTest
     }
 
     /**
-     * A shard of more campaigns than {@link PacingHandler#TOUCH_FROM_CAMPAIGNS}: the handler reads
+     * A shard of more campaigns than {@link PacingShard#TOUCH_FROM_CAMPAIGNS}: the handler reads
      * each batch's campaigns ahead of deciding, and every bid is still decided by its own
      * campaign's budget, in ring order.
      */
@@ -227,7 +228,7 @@ class PacerPipelineTest
     void shouldDecideEachBidByItsOwnCampaignsBudgetInAShardLargeEnoughToTouchAhead() throws Exception
     {
         start(1);
-        final int campaigns = PacingHandler.TOUCH_FROM_CAMPAIGNS + 1_000;
+        final int campaigns = PacingShard.TOUCH_FROM_CAMPAIGNS + 1_000;
         final long budgetMicros = 2;
         final List<CampaignDefinition> definitions = new ArrayList<>();
         for (long id = 0; id < campaigns; id++)

@@ -36,6 +36,12 @@ final class CampaignAudits
         return offset >= 0 ? (int)offset : add(id);
     }
 
+    /** How many campaigns have a row. */
+    int size()
+    {
+        return offsets.size();
+    }
+
     /**
      * Reads campaign {@code id}'s row, if it has one, and changes nothing: a replay touches a block's
      * rows before it applies the block, so that their misses overlap (with a million campaigns, the
