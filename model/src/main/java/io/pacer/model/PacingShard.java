@@ -251,13 +251,13 @@ public final class PacingShard
     }
 
     /**
-     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: reads where its
-     * reservation is indexed, and the campaign's book only if this shard holds enough campaigns for
-     * its books to miss ({@link #TOUCH_FROM_CAMPAIGNS}).
+     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: reads the
+     * campaign's book, and where the request's reservation is indexed, each only if this shard holds
+     * enough of them to miss ({@link #TOUCH_FROM_CAMPAIGNS} campaigns, as many open reservations).
      */
     public long touch(final long requestId, final long campaignId)
     {
-        final long reservation = reservations.touch(requestId);
+        final long reservation = reservations.openCount() < TOUCH_FROM_CAMPAIGNS ? 0 : reservations.touch(requestId);
         return campaigns.size() < TOUCH_FROM_CAMPAIGNS ? reservation : reservation + touch(campaignId);
     }
 
