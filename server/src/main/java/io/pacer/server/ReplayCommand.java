@@ -12,6 +12,7 @@ import io.pacer.pipeline.journal.NoticeCensus;
 import io.pacer.server.audit.AuditReport;
 import io.pacer.server.audit.ClusterLogCheck;
 import io.pacer.server.audit.CsvExport;
+import io.pacer.server.audit.EventLines;
 import io.pacer.server.audit.Explainer;
 import io.pacer.server.audit.JsonReports;
 import io.pacer.server.audit.PointInTime;
@@ -173,7 +174,8 @@ final class ReplayCommand implements Callable<Integer>
             from == null ? Units.MIN_INSTANT : Units.epochMillis(from.toEpochMilli()),
             to == null ? Units.MAX_INSTANT : Units.epochMillis(to.toEpochMilli()));
         final List<JournalReplay.Observer> observers = new ArrayList<>();
-        final AuditReport audit = new AuditReport(filter, events ? System.out : null);
+        final EventLines eventLines = events ? new EventLines(System.out) : null;
+        final AuditReport audit = new AuditReport(filter, eventLines);
         observers.add(audit);
         final Explainer explainer = explain == null ? null : new Explainer(Long.parseUnsignedLong(explain), filter);
         final WhatIf what;
@@ -237,6 +239,11 @@ final class ReplayCommand implements Callable<Integer>
         }
         finally
         {
+            if (eventLines != null)
+            {
+                // the events before what is printed after them, and those up to a failure
+                eventLines.flush();
+            }
             if (!exported)
             {
                 csv.abandon();

@@ -1,8 +1,6 @@
 package io.pacer.server.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pacer.model.CampaignBook;
 import io.pacer.model.Money;
 import io.pacer.model.PacingShard;
@@ -16,7 +14,6 @@ import io.pacer.wire.Reason;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.function.ToLongFunction;
 
 /**
@@ -27,15 +24,15 @@ import java.util.function.ToLongFunction;
 public final class AuditReport implements JournalReplay.Observer
 {
     private final RecordFilter filter;
-    private final PrintStream events;
+    private final EventLines events;
     private final long[] byType = new long[8];
     private final CampaignAudits audits = new CampaignAudits();
     private final GatewayReport senders = new GatewayReport();
 
     /**
-     * @param events where to print each matching event as a JSON line, or null for none
+     * @param events where to write each matching event as a JSON line, or null for none
      */
-    public AuditReport(final RecordFilter filter, final PrintStream events)
+    public AuditReport(final RecordFilter filter, final EventLines events)
     {
         this.filter = filter;
         this.events = events;
@@ -93,38 +90,8 @@ public final class AuditReport implements JournalReplay.Observer
         }
         if (events != null && inWindow)
         {
-            JsonReports.println(events, eventJson(record, replayed));
+            events.write(record, replayed);
         }
-    }
-
-    private static String eventJson(final JournalRecord r, final Reason replayed)
-    {
-        final ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("sequence", r.sequence());
-        node.put("time", Instant.ofEpochMilli(r.epochMillis()).toString());
-        node.put("type", r.type().name());
-        node.put("campaignId", Long.toUnsignedString(r.campaignId()));
-        if (r.type().fromGateway())
-        {
-            node.put("requestId", Long.toUnsignedString(r.requestId()));
-            node.put("gateway", r.gatewayName());
-        }
-        if (r.type() == EventType.BID_REQUEST)
-        {
-            node.put("bidCpmMicros", r.cpmMicros());
-            node.put("decision", r.reason() == 0 ? "BID" : "NO_BID");
-            node.put("reason", Reason.get((short)r.reason()).name());
-            node.put("replayedReason", replayed.name());
-        }
-        else if (r.type() == EventType.WIN_NOTICE)
-        {
-            node.put("priceCpmMicros", r.cpmMicros());
-        }
-        else if (r.type() == EventType.CAMPAIGN_UPDATE)
-        {
-            node.put("definition", r.definitionJson());
-        }
-        return node.toString();
     }
 
     /** Prints the report as text to {@code out}, the campaigns' table as it is laid out (a row per campaign). */

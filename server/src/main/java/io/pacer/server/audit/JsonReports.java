@@ -32,9 +32,9 @@ public final class JsonReports
     }
 
     /** A generator writing to {@code out}; closing it flushes what it holds to {@code out} and leaves {@code out} open. */
-    static JsonGenerator to(final PrintStream out) throws IOException
+    static JsonGenerator to(final OutputStream out) throws IOException
     {
-        return FACTORY.createGenerator((OutputStream)out);
+        return FACTORY.createGenerator(out);
     }
 
     /** Writes one JSON value, as it goes. */

@@ -1,0 +1,106 @@
+package io.pacer.server.audit;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.journal.JournalRecord;
+import io.pacer.wire.Reason;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+
+/**
+ * {@code pacer replay --events}: each matching event and its re-made decision as a line of JSON,
+ * written by one generator as UTF-8 into its buffer, which goes out some 8 KB at a time and at
+ * {@link #flush}. A tree built and printed per event, each line flushed on its own by an
+ * auto-flushing {@code System.out}, took 55 s for 10M events, 33 s of it in the kernel.
+ *
+ * <p>Call {@link #flush} when the replay ends, however it ends: what is printed after the events (a
+ * point in time, an explanation, a what-if) must follow them, and a replay that fails must still
+ * show the events up to its failure.
+ */
+public final class EventLines
+{
+    private final JsonGenerator json;
+    /** The last event's time in epoch milliseconds and its text (many events share a millisecond). */
+    private long lastMillis;
+    private String lastTime;
+
+    /** @param out where the lines go; left open */
+    public EventLines(final OutputStream out)
+    {
+        try
+        {
+            json = JsonReports.to(out);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        // one value a line: the newline is written after each, not Jackson's space before the next
+        json.setRootValueSeparator(null);
+    }
+
+    /** Writes {@code r}'s line; {@code replayed} is its re-made decision if it is a bid. */
+    void write(final JournalRecord r, final Reason replayed)
+    {
+        try
+        {
+            json.writeStartObject();
+            json.writeNumberField("sequence", r.sequence());
+            json.writeStringField("time", time(r.epochMillis()));
+            json.writeStringField("type", r.type().name());
+            json.writeStringField("campaignId", Long.toUnsignedString(r.campaignId()));
+            if (r.type().fromGateway())
+            {
+                json.writeStringField("requestId", Long.toUnsignedString(r.requestId()));
+                json.writeStringField("gateway", r.gatewayName());
+            }
+            if (r.type() == EventType.BID_REQUEST)
+            {
+                json.writeNumberField("bidCpmMicros", r.cpmMicros());
+                json.writeStringField("decision", r.reason() == 0 ? "BID" : "NO_BID");
+                json.writeStringField("reason", Reason.get((short)r.reason()).name());
+                json.writeStringField("replayedReason", replayed.name());
+            }
+            else if (r.type() == EventType.WIN_NOTICE)
+            {
+                json.writeNumberField("priceCpmMicros", r.cpmMicros());
+            }
+            else if (r.type() == EventType.CAMPAIGN_UPDATE)
+            {
+                json.writeStringField("definition", r.definitionJson());
+            }
+            json.writeEndObject();
+            json.writeRaw('\n');
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** Sends on what the buffer holds, and flushes the stream. */
+    public void flush()
+    {
+        try
+        {
+            json.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private String time(final long epochMillis)
+    {
+        if (lastTime == null || epochMillis != lastMillis)
+        {
+            lastMillis = epochMillis;
+            lastTime = Instant.ofEpochMilli(epochMillis).toString();
+        }
+        return lastTime;
+    }
+}
