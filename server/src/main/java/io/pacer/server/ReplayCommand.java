@@ -288,7 +288,7 @@ final class ReplayCommand implements Callable<Integer>
             }
             else
             {
-                out.print(what.text());
+                what.printText(out);
             }
         }
         else if (!events)

@@ -231,7 +231,11 @@ public final class WhatIf implements JournalReplay.Observer
         return bidToNoBid + noBidToBid;
     }
 
-    public String text()
+    /**
+     * Prints the comparison as text to {@code out}, the campaigns' table as it is laid out (two rows a
+     * campaign): a million campaigns' table, made into one string first, was copied three times over.
+     */
+    public void printText(final PrintStream out)
     {
         final StringBuilder text = new StringBuilder(1024);
         text.append(String.format(Locale.ROOT, "what if   %s%n", change.description()));
@@ -250,16 +254,16 @@ public final class WhatIf implements JournalReplay.Observer
             row(campaigns, Long.toUnsignedString(id), "before", c.happened, c.recorded);
             row(campaigns, "", "after", c.whatIf, c.changed);
         }
-        campaigns.appendTo(text);
-        text.append(String.format(Locale.ROOT, "%nslot RMSE: the root mean square of each %s slot's spend less the flight's even share"
+        out.append(text);
+        campaigns.printTo(out);
+        out.append(String.format(Locale.ROOT, "%nslot RMSE: the root mean square of each %s slot's spend less the flight's even share"
             + " of the budget per slot, as a share of that; over the slots the journal covers%n", Duration.ofMillis(slotMillis)));
-        return text.toString();
     }
 
     private void row(final TextTable campaigns, final String id, final String run, final Outcome o, final CampaignDefinition d)
     {
         final long budgetNanos = Money.microsToNanos(d.budgetMicros());
-        campaigns.row(id, run, Amounts.decimal(o.spentNanos), String.format(Locale.ROOT, "%.1f%%", 100.0 * o.spentNanos / budgetNanos),
+        campaigns.row(id, run, Amounts.decimal(o.spentNanos), Amounts.tenths(100.0 * o.spentNanos / budgetNanos) + "%",
             Amounts.decimal(Math.max(0, o.spentNanos - budgetNanos)), percent(rmse(o, d)), o.bids, o.noBids);
     }
 
@@ -317,7 +321,7 @@ public final class WhatIf implements JournalReplay.Observer
 
     private static String percent(final double share)
     {
-        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
+        return Double.isNaN(share) ? "-" : Amounts.tenths(100 * share) + "%";
     }
 
     /** The reported campaigns' ids, in unsigned order: every campaign, or the filter's one. */

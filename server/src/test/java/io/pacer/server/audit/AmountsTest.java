@@ -36,6 +36,29 @@ class AmountsTest
     }
 
     @Test
+    void shouldPrintADoubleToOneDecimalExactlyAsFormatterDoes()
+    {
+        for (final double value : new double[] {0, -0.0, 0.05, 0.15, 0.25, 0.35, 2.675, 99.95, 100, -0.04, -0.05, -1.25,
+            1e7, 1.05e15, 123456789.25, Double.MIN_VALUE, Double.MAX_VALUE})
+        {
+            assertThat(Amounts.tenths(value)).as("%s", value).isEqualTo(String.format(Locale.ROOT, "%.1f", value));
+        }
+        final SplittableRandom random = new SplittableRandom(10);
+        for (int i = 0; i < 40_000; i++)
+        {
+            // shares as the what-if computes them (spent over budget, times 100), tenths and halves, and any magnitude
+            final double value = switch (i % 4)
+            {
+                case 0 -> 100.0 * random.nextLong(1, 1_000_000_000L) / random.nextLong(1, 1_000_000_000L);
+                case 1 -> random.nextInt(-20_000, 20_000) / 20.0;
+                case 2 -> random.nextDouble(-1000, 1000);
+                default -> Double.longBitsToDouble(random.nextLong() & 0x7FEF_FFFF_FFFF_FFFFL);
+            };
+            assertThat(Amounts.tenths(value)).as("%s", value).isEqualTo(String.format(Locale.ROOT, "%.1f", value));
+        }
+    }
+
+    @Test
     void shouldPrintAShareAsAPercentageToTwoDecimalsEvenPastWhatALongHoldsTimesTenThousand()
     {
         assertThat(Amounts.percent(1, 3)).isEqualTo("33.33");
