@@ -28,6 +28,8 @@ public final class AuditReport implements JournalReplay.Observer
     private final long[] byType = new long[8];
     private final CampaignAudits audits = new CampaignAudits();
     private final GatewayReport senders = new GatewayReport();
+    /** The rows' offsets of the block being touched. */
+    private long[] blockOffsets = new long[16];
 
     /**
      * @param events where to write each matching event as a JSON line, or null for none
@@ -41,15 +43,25 @@ public final class AuditReport implements JournalReplay.Observer
     @Override
     public long touch(final JournalRecord[] block, final int count)
     {
-        // a few thousand rows stay in cache, as a shard's books do, and touching them only repeats each lookup
+        // fewer rows (under 3 MB) stay in cache, as a shard's books do, and touching them only repeats each lookup
         if (audits.size() < PacingShard.TOUCH_FROM_CAMPAIGNS)
         {
             return 0;
         }
+        if (blockOffsets.length < count)
+        {
+            blockOffsets = new long[count];
+        }
+        // the map's entries, then the rows they lead to: each loop's misses independent of each other
+        // (one loop of both left each row's miss waiting on its entry's: 1.4x the touch's samples)
+        for (int i = 0; i < count; i++)
+        {
+            blockOffsets[i] = audits.offsetOf(block[i].campaignId());
+        }
         long read = 0;
         for (int i = 0; i < count; i++)
         {
-            read += audits.touch(block[i].campaignId());
+            read += audits.touchRow(blockOffsets[i]);
         }
         return read;
     }

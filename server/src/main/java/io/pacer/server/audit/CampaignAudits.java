@@ -43,15 +43,24 @@ final class CampaignAudits
     }
 
     /**
-     * Reads campaign {@code id}'s row, if it has one, and changes nothing: a replay touches a block's
-     * rows before it applies the block, so that their misses overlap (with a million campaigns, the
-     * map's entry and the row were each a miss a record, ~38% of a replay's main thread).
+     * The offset of campaign {@code id}'s row, or -1 if it has none (none is added): the first half
+     * of a touch. A replay touches a block's rows before it applies the block, so that their misses
+     * overlap (with a million campaigns, the map's entry and the row were each a miss a record, ~38%
+     * of a replay's main thread): first the block's map entries, then their rows
+     * ({@link #touchRow}), so that no miss waits on another.
+     */
+    long offsetOf(final long id)
+    {
+        return offsets.get(id);
+    }
+
+    /**
+     * Reads the row at {@code offset}, from {@link #offsetOf} (-1 reads nothing), and changes nothing.
      *
      * @return what was read (means nothing)
      */
-    long touch(final long id)
+    long touchRow(final long offset)
     {
-        final long offset = offsets.get(id);
         return offset >= 0 ? rows[(int)offset] : offset;
     }
 

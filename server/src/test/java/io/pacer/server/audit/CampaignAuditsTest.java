@@ -72,7 +72,7 @@ class CampaignAuditsTest
         audits.countBid(row);
         audits.countNoBid(row, 3);
 
-        audits.touch(7);
+        audits.touchRow(audits.offsetOf(7));
 
         assertThat(audits.bids(audits.existingRow(7))).isEqualTo(1);
         assertThat(audits.noBids(audits.existingRow(7), 3)).isEqualTo(1);
@@ -83,7 +83,8 @@ class CampaignAuditsTest
     void shouldTouchWithoutAddingARow()
     {
         final CampaignAudits audits = new CampaignAudits();
-        audits.touch(42);
+        assertThat(audits.offsetOf(42)).isEqualTo(-1);
+        audits.touchRow(audits.offsetOf(42));
 
         assertThat(audits.idsInOrder()).isEmpty();
         assertThatThrownBy(() -> audits.existingRow(42))
