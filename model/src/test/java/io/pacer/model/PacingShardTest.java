@@ -166,6 +166,27 @@ class PacingShardTest
         assertThat(snapshotBytes()).isEqualTo(before);
     }
 
+    @Test
+    void shouldChangeNothingWhenABidOrNoticeIsTouchedAheadInAShardLargeEnoughToTouch() throws Exception
+    {
+        // enough campaigns and open reservations that both the book and the reservation are read
+        final int many = PacingShard.TOUCH_FROM_CAMPAIGNS;
+        for (int id = 1; id <= many; id++)
+        {
+            shard.define(campaign(id).build(), T0_MILLIS);
+        }
+        for (int id = 1; id <= many; id++)
+        {
+            assertThat(bid(id, 1_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
+        }
+        final byte[] before = snapshotBytes();
+        shard.touch(requestId, many);
+        shard.touch(1, 1);
+        shard.touch(requestId + 1, many + 1);
+        assertThat(snapshotBytes()).isEqualTo(before);
+        assertThat(shard.counters().openReservations).isEqualTo(many);
+    }
+
     private byte[] snapshotBytes() throws java.io.IOException
     {
         final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();

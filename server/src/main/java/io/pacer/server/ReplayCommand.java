@@ -213,8 +213,19 @@ final class ReplayCommand implements Callable<Integer>
         boolean exported = csv == null;
         try
         {
-            replay = JournalReplay.ofJournal(reader, all(observers),
-                until == null ? Units.MAX_INSTANT : Units.epochMillis(until.toEpochMilli()));
+            try
+            {
+                replay = JournalReplay.ofJournal(reader, all(observers),
+                    until == null ? Units.MAX_INSTANT : Units.epochMillis(until.toEpochMilli()));
+            }
+            finally
+            {
+                if (eventLines != null)
+                {
+                    // the events before anything printed after them, a failure's message included
+                    eventLines.flush();
+                }
+            }
             if (csv != null)
             {
                 csv.close();
@@ -239,11 +250,6 @@ final class ReplayCommand implements Callable<Integer>
         }
         finally
         {
-            if (eventLines != null)
-            {
-                // the events before what is printed after them, and those up to a failure
-                eventLines.flush();
-            }
             if (!exported)
             {
                 csv.abandon();

@@ -98,7 +98,7 @@ class JournalIntegrationTest
             assertThat(text.exitCode()).isZero();
             assertThat(text.out()).contains("mismatches 0", "BUDGET_EXHAUSTED").doesNotContain("\n1 ");
             final Run lines = cli("replay", "--journal", pacer.journalDir().toString(), "--campaign", "2", "--events");
-            assertThat(lines.out().lines()).allMatch(l -> l.startsWith("{") && l.contains("\"campaignId\":\"2\""));
+            assertThat(lines.out().lines()).isNotEmpty().allMatch(l -> l.startsWith("{") && l.contains("\"campaignId\":\"2\""));
         }
     }
 
@@ -123,6 +123,11 @@ class JournalIntegrationTest
             assertThat(replay.err()).contains(segment.toString(), "at offset ");
             final long offset = Long.parseLong(replay.err().replaceAll("(?s).*at offset (\\d+).*", "$1"));
             assertThat(offset).isBetween(size / 2 - 200, size / 2);
+            // the events replayed before the bad record are printed whole, however the replay ends
+            final Run events = cli("replay", "--journal", pacer.journalDir().toString(), "--events");
+            assertThat(events.exitCode()).isEqualTo(ReplayCommand.CORRUPT);
+            final JsonMapper mapper = new JsonMapper();
+            assertThat(events.out().lines()).isNotEmpty().allSatisfy(l -> assertThat(mapper.readTree(l).get("sequence")).isNotNull());
         }
     }
 

@@ -63,16 +63,20 @@ final class Amounts
     }
 
     /**
-     * {@code value} (finite) to one decimal, as {@code String.format(Locale.ROOT, "%.1f", value)}
-     * writes it: its shortest decimal form ({@link Double#toString}) rounded half up, which is what
-     * {@code Formatter} rounds too. The what-if's table prints two of these a row, and a
-     * {@code Formatter} a cell was half its printing at a million campaigns.
+     * {@code value} to one decimal, as {@code String.format(Locale.ROOT, "%.1f", value)} writes it:
+     * the digits of {@link Double#toString} rounded half up, which is what {@code Formatter} rounds
+     * too. The what-if's table prints two of these a row, and a {@code Formatter} a cell was half its
+     * printing at a million campaigns.
      */
     static String tenths(final double value)
     {
+        if (!Double.isFinite(value))
+        {
+            return Double.toString(value);
+        }
         final String rounded = new BigDecimal(Double.toString(value)).setScale(1, RoundingMode.HALF_UP).toPlainString();
-        // Formatter keeps the sign of a negative value that rounds to zero; BigDecimal has no negative zero
-        return (value < 0 || 1 / value < 0) && rounded.charAt(0) != '-' ? "-" + rounded : rounded;
+        // Formatter keeps the sign of a negative value that rounds to zero (and of -0.0); BigDecimal has no negative zero
+        return 1 / value < 0 && rounded.charAt(0) != '-' ? "-" + rounded : rounded;
     }
 
     /** {@code numerator / denominator} (positive) rounded half away from zero. */

@@ -14,7 +14,9 @@ import java.time.Instant;
  * {@code pacer replay --events}: each matching event and its re-made decision as a line of JSON,
  * written by one generator as UTF-8 into its buffer, which goes out some 8 KB at a time and at
  * {@link #flush}. A tree built and printed per event, each line flushed on its own by an
- * auto-flushing {@code System.out}, took 55 s for 10M events, 33 s of it in the kernel.
+ * auto-flushing {@code System.out}, took 33.6 s for 10M events written to /dev/null, 14 s of it
+ * in the kernel (7.2 s and 0.3 s this way). The same bytes: UTF-8 throughout, characters outside
+ * the Basic Multilingual Plane included ({@link JsonReports}).
  *
  * <p>Call {@link #flush} when the replay ends, however it ends: what is printed after the events (a
  * point in time, an explanation, a what-if) must follow them, and a replay that fails must still

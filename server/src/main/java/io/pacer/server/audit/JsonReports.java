@@ -3,6 +3,7 @@ package io.pacer.server.audit;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,6 +26,9 @@ public final class JsonReports
     private static final JsonFactory FACTORY = JsonFactory.builder()
         .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
         .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
+        // a character past the Basic Multilingual Plane (a gateway named with an emoji) as its UTF-8
+        // bytes, as a tree's text encoded is, not as an escaped surrogate pair
+        .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
         .build();
 
     private JsonReports()

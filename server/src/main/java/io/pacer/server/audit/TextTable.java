@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * A report's table as text: a header and rows of cells, each column as wide as its widest cell,
  * left-aligned, two spaces apart, so that a budget of any size never runs into its neighbour.
- * Rows are held until {@link #appendTo}, which is when the widths are known: their cells' text in
+ * Rows are held until {@link #appendTo} or {@link #printTo}, which is when the widths are known: their cells' text in
  * one buffer and where each cell ends, not a {@code String} object each (a million campaigns'
  * rows are eight million cells). (picocli's {@code Help.TextTable}, already on the class path,
  * lays out help in columns of given widths and wraps what does not fit: the opposite of what a

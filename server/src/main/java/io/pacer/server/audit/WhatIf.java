@@ -109,11 +109,19 @@ public final class WhatIf implements JournalReplay.Observer
         }
     }
 
-    /** Touches what {@link #applied} will read of a block in the what-if run, as the audit's replay touches its own. */
+    /**
+     * Touches what {@link #applied} will read of a block in the what-if run, through the replay's own
+     * {@link JournalReplay#touchBlock}; its own campaigns too from as many as a shard's books are
+     * touched from ({@link PacingShard#TOUCH_FROM_CAMPAIGNS}).
+     */
     @Override
     public long touch(final JournalRecord[] block, final int count)
     {
         long read = JournalReplay.touchBlock(shards, router, block, count);
+        if (campaigns.size() < PacingShard.TOUCH_FROM_CAMPAIGNS)
+        {
+            return read;
+        }
         for (int i = 0; i < count; i++)
         {
             final Campaign campaign = campaigns.get(block[i].campaignId());

@@ -39,7 +39,8 @@ class AmountsTest
     void shouldPrintADoubleToOneDecimalExactlyAsFormatterDoes()
     {
         for (final double value : new double[] {0, -0.0, 0.05, 0.15, 0.25, 0.35, 2.675, 99.95, 100, -0.04, -0.05, -1.25,
-            1e7, 1.05e15, 123456789.25, Double.MIN_VALUE, Double.MAX_VALUE})
+            1e7, 1.05e15, 123456789.25, Double.MIN_VALUE, Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY})
         {
             assertThat(Amounts.tenths(value)).as("%s", value).isEqualTo(String.format(Locale.ROOT, "%.1f", value));
         }

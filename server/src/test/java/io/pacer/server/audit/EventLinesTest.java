@@ -53,18 +53,18 @@ class EventLinesTest
             "{\"sequence\":0,\"time\":\"2026-03-08T12:00:00Z\",\"type\":\"CAMPAIGN_UPDATE\",\"campaignId\":\"7\",\"definition\":\"{");
         assertThat(written.subList(1, 6)).containsExactly(
             "{\"sequence\":2,\"time\":\"2026-03-08T12:00:00Z\",\"type\":\"BID_REQUEST\",\"campaignId\":\"7\","
-                + "\"requestId\":\"18446744073709551614\",\"gateway\":\"zürich \\\"edge\\\"\",\"bidCpmMicros\":1000000,"
+                + "\"requestId\":\"18446744073709551614\",\"gateway\":\"zürich \\\"edge\\\" \uD83D\uDE80\",\"bidCpmMicros\":1000000,"
                 + "\"decision\":\"BID\",\"reason\":\"NONE\",\"replayedReason\":\"NONE\"}",
             "{\"sequence\":3,\"time\":\"2026-03-08T12:00:00.001Z\",\"type\":\"WIN_NOTICE\",\"campaignId\":\"7\","
-                + "\"requestId\":\"18446744073709551614\",\"gateway\":\"zürich \\\"edge\\\"\",\"priceCpmMicros\":800000}",
+                + "\"requestId\":\"18446744073709551614\",\"gateway\":\"zürich \\\"edge\\\" \uD83D\uDE80\",\"priceCpmMicros\":800000}",
             "{\"sequence\":4,\"time\":\"2026-03-08T12:00:00.002Z\",\"type\":\"BID_REQUEST\",\"campaignId\":\"7\","
-                + "\"requestId\":\"3\",\"gateway\":\"zürich \\\"edge\\\"\",\"bidCpmMicros\":2000000,"
+                + "\"requestId\":\"3\",\"gateway\":\"zürich \\\"edge\\\" \uD83D\uDE80\",\"bidCpmMicros\":2000000,"
                 + "\"decision\":\"NO_BID\",\"reason\":\"BID_ABOVE_MAX\",\"replayedReason\":\"BID_ABOVE_MAX\"}",
             "{\"sequence\":5,\"time\":\"2026-03-08T12:00:00.002Z\",\"type\":\"BID_REQUEST\",\"campaignId\":\"7\","
-                + "\"requestId\":\"4\",\"gateway\":\"zürich \\\"edge\\\"\",\"bidCpmMicros\":1000000,"
+                + "\"requestId\":\"4\",\"gateway\":\"zürich \\\"edge\\\" \uD83D\uDE80\",\"bidCpmMicros\":1000000,"
                 + "\"decision\":\"BID\",\"reason\":\"NONE\",\"replayedReason\":\"NONE\"}",
             "{\"sequence\":6,\"time\":\"2026-03-08T12:00:00.003Z\",\"type\":\"LOSS_NOTICE\",\"campaignId\":\"7\","
-                + "\"requestId\":\"4\",\"gateway\":\"zürich \\\"edge\\\"\"}");
+                + "\"requestId\":\"4\",\"gateway\":\"zürich \\\"edge\\\" \uD83D\uDE80\"}");
     }
 
     @Test
@@ -81,12 +81,12 @@ class EventLinesTest
             .containsExactly("{\"sequence\":4", "{\"sequence\":5", "{\"sequence\":6");
     }
 
-    /** A campaign defined, and a BID won, a NO_BID (above the campaign's most), and a BID lost, all from one gateway with a name to escape. */
+    /** A campaign defined, and a BID won, a NO_BID (above the campaign's most), and a BID lost, all from one gateway with a name to escape and a character past the Basic Multilingual Plane. */
     private Path journal() throws Exception
     {
         final Path journal = Files.createDirectories(dir.resolve("journal"));
         final GatewayIds gateways = new GatewayIds();
-        final int zurich = gateways.register("zürich \"edge\"");
+        final int zurich = gateways.register("zürich \"edge\" \uD83D\uDE80");
         final long t = Instant.parse("2026-03-08T12:00:00Z").toEpochMilli();
         try (JournalWriter w = new JournalWriter(journal, 0, 1, PacingPolicy.DEFAULT, 1 << 20,
             JournalWriter.FsyncPolicy.NEVER, 100, gateways))

@@ -17,15 +17,17 @@ class JsonReportsTest
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream ascii = new PrintStream(bytes, true, StandardCharsets.US_ASCII);
 
-        JsonReports.println(ascii, "{\"gateway\":\"zürich-1\"}");
+        JsonReports.println(ascii, "{\"gateway\":\"zürich-1 \uD83D\uDE80\"}");
         try (JsonGenerator json = JsonReports.to(ascii))
         {
             json.writeStartObject();
-            json.writeStringField("gateway", "zürich-1");
+            json.writeStringField("gateway", "zürich-1 \uD83D\uDE80");
             json.writeEndObject();
         }
 
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("{\"gateway\":\"zürich-1\"}\n{\"gateway\":\"zürich-1\"}");
+        // the rocket (U+1F680) as its four UTF-8 bytes both ways, not as an escaped surrogate pair
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+            .isEqualTo("{\"gateway\":\"zürich-1 \uD83D\uDE80\"}\n{\"gateway\":\"zürich-1 \uD83D\uDE80\"}");
     }
 
     @Test
