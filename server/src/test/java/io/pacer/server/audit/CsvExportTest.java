@@ -4,7 +4,6 @@ import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
 import io.pacer.model.PacingPolicy;
-import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.pipeline.journal.JournalWriter;
@@ -106,22 +105,7 @@ class CsvExportTest
     @Test
     void shouldWriteEachKindOfRowWithAGatewaysNameQuotedAndInUtf8() throws Exception
     {
-        final Path journal = Files.createDirectories(dir.resolve("journal"));
-        final GatewayIds gateways = new GatewayIds();
-        final int zurich = gateways.register("zürich \"edge\"");
-        final long t = Instant.parse("2026-03-08T12:00:00Z").toEpochMilli();
-        try (JournalWriter w = new JournalWriter(journal, 0, 1, PacingPolicy.DEFAULT, 1 << 20,
-            JournalWriter.FsyncPolicy.NEVER, 100, gateways))
-        {
-            w.define(Units.epochMillis(t), new CampaignDefinition(7, 1_000_000_000L, 0, Instant.parse("2026-01-01T00:00:00Z"),
-                Instant.parse("2027-01-01T00:00:00Z"), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE));
-            w.bid(Units.epochMillis(t), -2L, 7, Units.cpmMicros(1_000_000), 0, zurich);
-            w.notice(true, Units.epochMillis(t + 1), -2L, 7, Units.cpmMicros(800_000), zurich);
-            w.bid(Units.epochMillis(t + 2), 3L, 7, Units.cpmMicros(2_000_000), 5, zurich);
-            w.bid(Units.epochMillis(t + 2), 4L, 7, Units.cpmMicros(1_000_000), 0, zurich);
-            w.notice(false, Units.epochMillis(t + 3), 4L, 7, Units.cpmMicros(0), zurich);
-            w.endOfBatch();
-        }
+        final Path journal = EachKindJournal.write(dir.resolve("journal"));
         final Path out = dir.resolve("export");
         try (CsvExport csv = new CsvExport(out, new RecordFilter(null, null, Units.MIN_INSTANT, Units.MAX_INSTANT)))
         {
@@ -130,11 +114,11 @@ class CsvExportTest
 
         assertThat(Files.readAllLines(out.resolve("events.csv"), StandardCharsets.UTF_8)).containsExactly(
             CsvExport.EVENTS_HEADER,
-            "2,2026-03-08T12:00:00Z,BID_REQUEST,7,18446744073709551614,\"zürich \"\"edge\"\"\",1000000,BID,NONE,1000000,0",
-            "3,2026-03-08T12:00:00.001Z,WIN_NOTICE,7,18446744073709551614,\"zürich \"\"edge\"\"\",800000,,,0,800000",
-            "4,2026-03-08T12:00:00.002Z,BID_REQUEST,7,3,\"zürich \"\"edge\"\"\",2000000,NO_BID,BID_ABOVE_MAX,0,0",
-            "5,2026-03-08T12:00:00.002Z,BID_REQUEST,7,4,\"zürich \"\"edge\"\"\",1000000,BID,NONE,1000000,0",
-            "6,2026-03-08T12:00:00.003Z,LOSS_NOTICE,7,4,\"zürich \"\"edge\"\"\",,,,0,0");
+            "2,2026-03-08T12:00:00Z,BID_REQUEST,7,18446744073709551614,\"zürich \"\"edge\"\" \uD83D\uDE80\",1000000,BID,NONE,1000000,0",
+            "3,2026-03-08T12:00:00.001Z,WIN_NOTICE,7,18446744073709551614,\"zürich \"\"edge\"\" \uD83D\uDE80\",800000,,,0,800000",
+            "4,2026-03-08T12:00:00.002Z,BID_REQUEST,7,3,\"zürich \"\"edge\"\" \uD83D\uDE80\",2000000,NO_BID,BID_ABOVE_MAX,0,0",
+            "5,2026-03-08T12:00:00.002Z,BID_REQUEST,7,4,\"zürich \"\"edge\"\" \uD83D\uDE80\",1000000,BID,NONE,1000000,0",
+            "6,2026-03-08T12:00:00.003Z,LOSS_NOTICE,7,4,\"zürich \"\"edge\"\" \uD83D\uDE80\",,,,0,0");
     }
 
     /** The rollup file {@code rows} (events.csv, header first) make, each row's period found on its own. */

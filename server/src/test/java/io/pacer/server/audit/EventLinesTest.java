@@ -2,24 +2,16 @@ package io.pacer.server.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pacer.model.CampaignDefinition;
-import io.pacer.model.CampaignStatus;
-import io.pacer.model.PacingMode;
-import io.pacer.model.PacingPolicy;
-import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalReplay;
-import io.pacer.pipeline.journal.JournalWriter;
 import io.pacer.units.Units;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +32,7 @@ class EventLinesTest
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final EventLines lines = new EventLines(out);
-        JournalReplay.ofJournal(new JournalReader(journal()), new AuditReport(EVERYTHING, lines));
+        JournalReplay.ofJournal(new JournalReader(EachKindJournal.write(dir.resolve("journal"))), new AuditReport(EVERYTHING, lines));
         assertThat(out.size()).as("held until flushed").isZero();
         lines.flush();
 
@@ -74,32 +66,10 @@ class EventLinesTest
         final EventLines lines = new EventLines(out);
         final RecordFilter from = new RecordFilter(7L, null, Units.epochMillis(Instant.parse("2026-03-08T12:00:00.002Z").toEpochMilli()),
             Units.MAX_INSTANT);
-        JournalReplay.ofJournal(new JournalReader(journal()), new AuditReport(from, lines));
+        JournalReplay.ofJournal(new JournalReader(EachKindJournal.write(dir.resolve("journal"))), new AuditReport(from, lines));
         lines.flush();
 
         assertThat(out.toString(StandardCharsets.UTF_8).lines().map(l -> l.substring(0, l.indexOf(','))))
             .containsExactly("{\"sequence\":4", "{\"sequence\":5", "{\"sequence\":6");
-    }
-
-    /** A campaign defined, and a BID won, a NO_BID (above the campaign's most), and a BID lost, all from one gateway with a name to escape and a character past the Basic Multilingual Plane. */
-    private Path journal() throws Exception
-    {
-        final Path journal = Files.createDirectories(dir.resolve("journal"));
-        final GatewayIds gateways = new GatewayIds();
-        final int zurich = gateways.register("zürich \"edge\" \uD83D\uDE80");
-        final long t = Instant.parse("2026-03-08T12:00:00Z").toEpochMilli();
-        try (JournalWriter w = new JournalWriter(journal, 0, 1, PacingPolicy.DEFAULT, 1 << 20,
-            JournalWriter.FsyncPolicy.NEVER, 100, gateways))
-        {
-            w.define(Units.epochMillis(t), new CampaignDefinition(7, 1_000_000_000L, 0, Instant.parse("2026-01-01T00:00:00Z"),
-                Instant.parse("2027-01-01T00:00:00Z"), ZoneId.of("UTC"), 1_500_000, PacingMode.ASAP, CampaignStatus.ACTIVE));
-            w.bid(Units.epochMillis(t), -2L, 7, Units.cpmMicros(1_000_000), 0, zurich);
-            w.notice(true, Units.epochMillis(t + 1), -2L, 7, Units.cpmMicros(800_000), zurich);
-            w.bid(Units.epochMillis(t + 2), 3L, 7, Units.cpmMicros(2_000_000), 5, zurich);
-            w.bid(Units.epochMillis(t + 2), 4L, 7, Units.cpmMicros(1_000_000), 0, zurich);
-            w.notice(false, Units.epochMillis(t + 3), 4L, 7, Units.cpmMicros(0), zurich);
-            w.endOfBatch();
-        }
-        return journal;
     }
 }
