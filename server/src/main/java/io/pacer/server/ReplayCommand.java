@@ -119,10 +119,20 @@ final class ReplayCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        if (clusterDir == null)
+        final int code = clusterDir == null ? audit() : clusterAudit();
+        // System.out keeps a write's failure to itself: a report cut short by a full disk or a closed
+        // pipe must not exit as if it were whole
+        if (System.out.checkError())
         {
-            return audit();
+            System.err.println("pacer replay: could not write all of the output to standard output");
+            return code == 0 ? 1 : code;
         }
+        return code;
+    }
+
+    /** The audit of the log a cluster member in {@link #clusterDir} holds, projected as a journal. */
+    private int clusterAudit()
+    {
         if (journal != null)
         {
             System.err.println("pacer replay: give --journal or --cluster-dir, not both");

@@ -8,6 +8,8 @@ import io.pacer.pipeline.journal.JournalReplay;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -26,18 +28,24 @@ class JournalIntegrationTest
     {
     }
 
-    static synchronized Run cli(final String... args)
+    static Run cli(final String... args)
+    {
+        return cli(new ByteArrayOutputStream(), args);
+    }
+
+    /** Runs {@code bin/pacer} with standard output going to {@code stdout} (its text is the run's out if it is a byte array). */
+    static synchronized Run cli(final OutputStream stdout, final String... args)
     {
         final PrintStream out = System.out;
         final PrintStream err = System.err;
-        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         try
         {
             System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
             final int code = PacerCli.run(args);
-            return new Run(code, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+            return new Run(code, stdout instanceof ByteArrayOutputStream bytes ? bytes.toString(StandardCharsets.UTF_8) : "",
+                stderr.toString(StandardCharsets.UTF_8));
         }
         finally
         {
@@ -99,6 +107,32 @@ class JournalIntegrationTest
             assertThat(text.out()).contains("mismatches 0", "BUDGET_EXHAUSTED").doesNotContain("\n1 ");
             final Run lines = cli("replay", "--journal", pacer.journalDir().toString(), "--campaign", "2", "--events");
             assertThat(lines.out().lines()).isNotEmpty().allMatch(l -> l.startsWith("{") && l.contains("\"campaignId\":\"2\""));
+        }
+    }
+
+    @Test
+    void shouldExitOneWhenTheReportCouldNotBeWrittenWhole() throws Exception
+    {
+        try (TestPacer pacer = TestPacer.start(asap(1, 1_000_000), asap(2, 300)))
+        {
+            traffic(pacer);
+            pacer.stopKeepingFiles();
+            final OutputStream fullDisk = new OutputStream()
+            {
+                @Override
+                public void write(final int b) throws IOException
+                {
+                    throw new IOException("No space left on device");
+                }
+            };
+            for (final String format : List.of("text", "json"))
+            {
+                final Run replay = cli(fullDisk, "replay", "--journal", pacer.journalDir().toString(), "--format", format);
+                assertThat(replay.exitCode()).as(format).isEqualTo(1);
+                assertThat(replay.err()).as(format).contains("could not write all of the output to standard output");
+            }
+            final Run events = cli(fullDisk, "replay", "--journal", pacer.journalDir().toString(), "--events");
+            assertThat(events.exitCode()).isEqualTo(1);
         }
     }
 
