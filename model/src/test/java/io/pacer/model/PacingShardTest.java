@@ -180,7 +180,8 @@ class PacingShardTest
             assertThat(bid(id, 1_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
         }
         final byte[] before = snapshotBytes();
-        shard.touch(requestId, many);
+        // the book and the reservation are read: what they read is not 0 (a campaign id, a book's fields)
+        assertThat(shard.touch(requestId, many)).isNotZero();
         shard.touch(1, 1);
         shard.touch(requestId + 1, many + 1);
         assertThat(snapshotBytes()).isEqualTo(before);

@@ -33,6 +33,27 @@ class JournalIntegrationTest
         return cli(new ByteArrayOutputStream(), args);
     }
 
+    /** Runs {@code bin/pacer} with standard output and standard error interleaved in one text, as a terminal shows them. */
+    static synchronized String cliInterleaved(final String... args)
+    {
+        final PrintStream out = System.out;
+        final PrintStream err = System.err;
+        final ByteArrayOutputStream both = new ByteArrayOutputStream();
+        try
+        {
+            final PrintStream stream = new PrintStream(both, true, StandardCharsets.UTF_8);
+            System.setOut(stream);
+            System.setErr(stream);
+            PacerCli.run(args);
+            return both.toString(StandardCharsets.UTF_8);
+        }
+        finally
+        {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
     /** Runs {@code bin/pacer} with standard output going to {@code stdout} (its text is the run's out if it is a byte array). */
     static synchronized Run cli(final OutputStream stdout, final String... args)
     {
@@ -133,6 +154,7 @@ class JournalIntegrationTest
             }
             final Run events = cli(fullDisk, "replay", "--journal", pacer.journalDir().toString(), "--events");
             assertThat(events.exitCode()).isEqualTo(1);
+            assertThat(events.err()).contains("could not write all of the output to standard output");
         }
     }
 
@@ -162,6 +184,10 @@ class JournalIntegrationTest
             assertThat(events.exitCode()).isEqualTo(ReplayCommand.CORRUPT);
             final JsonMapper mapper = new JsonMapper();
             assertThat(events.out().lines()).isNotEmpty().allSatisfy(l -> assertThat(mapper.readTree(l).get("sequence")).isNotNull());
+            // and before the message that says why the replay stopped
+            final List<String> shown = cliInterleaved("replay", "--journal", pacer.journalDir().toString(), "--events").lines().toList();
+            assertThat(shown.get(shown.size() - 1)).startsWith("pacer replay: journal corrupt");
+            assertThat(shown.subList(0, shown.size() - 1)).isNotEmpty().allMatch(l -> l.startsWith("{\"sequence\""));
         }
     }
 

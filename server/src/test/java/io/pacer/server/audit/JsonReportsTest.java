@@ -48,4 +48,17 @@ class JsonReportsTest
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("{\"campaigns\":[{\"id\":\"1\"");
         assertThat(out.checkError()).isFalse();
     }
+
+    @Test
+    void shouldEscapeALoneSurrogateAndKeepWhatFollowsIt() throws Exception
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (JsonGenerator json = JsonReports.to(bytes))
+        {
+            json.writeString("\uD83D\"x");
+        }
+
+        // not merged with the quote after it into a character that is not there
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("\"\\uD83D\\\"x\"");
+    }
 }
