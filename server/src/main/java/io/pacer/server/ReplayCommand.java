@@ -163,6 +163,19 @@ final class ReplayCommand implements Callable<Integer>
         }
     }
 
+    /** Flushes the events; a write that fails here is left to {@link #call}, which finds stdout's error and says so. */
+    private static void flushQuietly(final EventLines events)
+    {
+        try
+        {
+            events.flush();
+        }
+        catch (final UncheckedIOException lost)
+        {
+            // standard output's own error flag has it
+        }
+    }
+
     private static void deleteQuietly(final Path dir)
     {
         if (dir != null)
@@ -233,7 +246,7 @@ final class ReplayCommand implements Callable<Integer>
                 if (eventLines != null)
                 {
                     // the events before anything printed after them, a failure's message included
-                    eventLines.flush();
+                    flushQuietly(eventLines);
                 }
             }
             if (csv != null)
@@ -254,7 +267,7 @@ final class ReplayCommand implements Callable<Integer>
         }
         catch (final IOException | UncheckedIOException ex)
         {
-            // the journal's reader or the export's files
+            // the journal's reader, the export's files, or the events' standard output
             System.err.println("pacer replay: " + (ex.getCause() == null ? ex : ex.getCause()));
             return 1;
         }

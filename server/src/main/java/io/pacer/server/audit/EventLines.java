@@ -5,8 +5,10 @@ import io.pacer.pipeline.EventType;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.wire.Reason;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 
@@ -29,12 +31,17 @@ public final class EventLines
     private long lastMillis;
     private String lastTime;
 
-    /** @param out where the lines go; left open */
+    /**
+     * @param out where the lines go; left open. A {@code PrintStream}, which keeps a write's failure
+     *            to itself, is asked after each buffer it is given: one that has failed (a closed
+     *            pipe: {@code pacer replay --events | head}) stops the replay there, instead of at the
+     *            journal's end.
+     */
     public EventLines(final OutputStream out)
     {
         try
         {
-            json = JsonReports.to(out);
+            json = JsonReports.to(out instanceof PrintStream stream ? new Checked(stream) : out);
         }
         catch (final IOException ex)
         {
@@ -104,5 +111,27 @@ public final class EventLines
             lastTime = Instant.ofEpochMilli(epochMillis).toString();
         }
         return lastTime;
+    }
+
+    /** A {@code PrintStream} whose failure to write is thrown, not kept. */
+    private static final class Checked extends FilterOutputStream
+    {
+        private final PrintStream stream;
+
+        Checked(final PrintStream stream)
+        {
+            super(stream);
+            this.stream = stream;
+        }
+
+        @Override
+        public void write(final byte[] bytes, final int offset, final int length) throws IOException
+        {
+            stream.write(bytes, offset, length);
+            if (stream.checkError())
+            {
+                throw new IOException("the events could not be written (standard output closed or full)");
+            }
+        }
     }
 }
