@@ -253,12 +253,22 @@ public final class PacingShard
     /**
      * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: reads the
      * campaign's book, and where the request's reservation is indexed, each only if this shard holds
-     * enough of them to miss ({@link #TOUCH_FROM_CAMPAIGNS} campaigns, as many open reservations).
+     * enough of them to miss ({@link #TOUCH_FROM_CAMPAIGNS} campaigns, as many open reservations); a
+     * caller touching a block skips the block while {@link #touchesAny} is false.
      */
     public long touch(final long requestId, final long campaignId)
     {
         final long reservation = reservations.openCount() < TOUCH_FROM_CAMPAIGNS ? 0 : reservations.touch(requestId);
         return campaigns.size() < TOUCH_FROM_CAMPAIGNS ? reservation : reservation + touch(campaignId);
+    }
+
+    /**
+     * Whether {@link #touch(long, long)} reads anything here: this shard holds enough campaigns or
+     * open reservations for them to miss ({@link #TOUCH_FROM_CAMPAIGNS}).
+     */
+    public boolean touchesAny()
+    {
+        return campaigns.size() >= TOUCH_FROM_CAMPAIGNS || reservations.openCount() >= TOUCH_FROM_CAMPAIGNS;
     }
 
     /**

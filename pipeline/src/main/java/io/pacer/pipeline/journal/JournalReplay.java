@@ -47,8 +47,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
         }
 
         /**
-         * Reads, and changes nothing of, what {@link #applied} will read for the {@code count} bids and
-         * notices of {@code block} (no other record is touched), which are applied right after: told
+         * Reads, and changes nothing of, what {@link #applied} will read for the {@code count} (at most
+         * {@link JournalReplay#BLOCK}) bids and notices of {@code block} (no other record is touched),
+         * which are applied right after: told
          * of a block before any of it is applied, so that their cache misses overlap (as the shards'
          * own are, {@link JournalReplay#touchBlock}).
          *
@@ -67,7 +68,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * first, every record of it ({@link PacingShard#touchNotice}, {@link PacingShard#touch(long, long)}), so that their
      * cache misses overlap instead of each record waiting on its own.
      */
-    static final int BLOCK = 16;
+    public static final int BLOCK = 16;
     /**
      * The open reservations a replay's shards are made for at first; they grow past it as the journal
      * asks. Made for 65,536, their index was 3 MB and a cache miss a bid and a notice, where a
@@ -276,12 +277,29 @@ public final class JournalReplay implements JournalReader.RecordHandler
                 read += shards.get(router.shardOf(r.campaignId)).touchNotice(r.requestId, r.campaignId);
             }
         }
+        if (!touchesAny(shards))
+        {
+            // books and reservations that stay in cache (the common case: a few thousand campaigns)
+            return read;
+        }
         for (int i = 0; i < count; i++)
         {
             final JournalRecord r = block[i];
             read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId);
         }
         return read;
+    }
+
+    private static boolean touchesAny(final List<PacingShard> shards)
+    {
+        for (int i = 0; i < shards.size(); i++)
+        {
+            if (shards.get(i).touchesAny())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

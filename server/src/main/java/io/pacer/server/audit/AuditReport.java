@@ -29,7 +29,7 @@ public final class AuditReport implements JournalReplay.Observer
     private final CampaignAudits audits = new CampaignAudits();
     private final GatewayReport senders = new GatewayReport();
     /** The rows' offsets of the block being touched. */
-    private long[] blockOffsets = new long[16];
+    private final long[] blockOffsets = new long[JournalReplay.BLOCK];
 
     /**
      * @param events where to write each matching event as a JSON line, or null for none
@@ -47,10 +47,6 @@ public final class AuditReport implements JournalReplay.Observer
         if (audits.size() < PacingShard.TOUCH_FROM_CAMPAIGNS)
         {
             return 0;
-        }
-        if (blockOffsets.length < count)
-        {
-            blockOffsets = new long[count];
         }
         // the map's entries, then the rows they lead to: each loop's misses independent of each other
         // (one loop of both left each row's miss waiting on its entry's: 1.4x the touch's samples)

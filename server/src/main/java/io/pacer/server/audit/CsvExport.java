@@ -8,7 +8,7 @@ import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
 import io.pacer.wire.Reason;
 import org.agrona.ExpandableArrayBuffer;
-import org.agrona.collections.Long2LongCounterMap;
+import org.agrona.collections.Long2LongHashMap;
 
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
@@ -74,19 +74,19 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
     private final ExpandableArrayBuffer line = new ExpandableArrayBuffer(256);
     private String lastGatewayName;
     private byte[] lastGateway;
-    private final Long2LongCounterMap lastSpentNanos = new Long2LongCounterMap(0);
+    /** Each campaign's spend after its last win (none: {@code Long.MIN_VALUE}, which no spend is). */
+    private final Long2LongHashMap lastSpentNanos = new Long2LongHashMap(Long.MIN_VALUE);
     /** The rollups, unordered while the rows come (a row's lookup in a tree of records was a quarter of an export); sorted by {@link #close}. */
     private final Map<Key, Period> hourly = new HashMap<>();
     private final Map<Key, Period> daily = new HashMap<>();
     private long rows;
 
     /*
-     * The last row's second and time zone, its time as text and its hour and day in that zone: rows
+     * The last row's second and time zone, its time as text ({@link #time}) and its hour and day in that zone: rows
      * come in time order, many to a millisecond, and a zone's offset changes, and its hours begin,
      * on whole seconds only, so within a second and a zone the hour and the day cannot change.
      */
-    private long lastMillis = Long.MIN_VALUE;
-    private String lastTime;
+    private final InstantText time = new InstantText();
     private long lastSecond = Long.MIN_VALUE;
     private ZoneId lastZone;
     private ZonedDateTime lastHour;
@@ -120,9 +120,8 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         long bookedNanos = 0;
         if (record.type() == EventType.WIN_NOTICE && book != null)
         {
-            bookedNanos = book.spentNanos() - lastSpentNanos.get(record.campaignId());
-            // added, not put: a counter map refuses to be put its initial value, which a first win at price 0 leaves
-            lastSpentNanos.getAndAdd(record.campaignId(), bookedNanos);
+            final long before = lastSpentNanos.put(record.campaignId(), book.spentNanos());
+            bookedNanos = book.spentNanos() - (before == Long.MIN_VALUE ? 0 : before);
         }
         if (!filter.matches(record))
         {
@@ -145,7 +144,7 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         final ExpandableArrayBuffer line = this.line;
         int at = line.putLongAscii(0, r.sequence());
         line.putByte(at++, COMMA);
-        at += line.putStringWithoutLengthAscii(at, time(r.epochMillis()));
+        at += line.putStringWithoutLengthAscii(at, time.of(r.epochMillis()));
         line.putByte(at++, COMMA);
         at += line.putStringWithoutLengthAscii(at, r.type().name());
         line.putByte(at++, COMMA);
@@ -189,17 +188,6 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         }
         count(hourly.computeIfAbsent(new Key(r.campaignId(), lastHour), k -> new Period()), r, bookedNanos);
         count(daily.computeIfAbsent(new Key(r.campaignId(), lastDay), k -> new Period()), r, bookedNanos);
-    }
-
-    /** The instant as {@link Instant#toString} writes it, made once a millisecond. */
-    private String time(final long epochMillis)
-    {
-        if (lastTime == null || epochMillis != lastMillis)
-        {
-            lastTime = Instant.ofEpochMilli(epochMillis).toString();
-            lastMillis = epochMillis;
-        }
-        return lastTime;
     }
 
     private static void count(final Period p, final JournalRecord r, final long bookedNanos)

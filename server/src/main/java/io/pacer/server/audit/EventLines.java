@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 
 /**
  * {@code pacer replay --events}: each matching event and its re-made decision as a line of JSON,
@@ -27,9 +26,7 @@ import java.time.Instant;
 public final class EventLines
 {
     private final JsonGenerator json;
-    /** The last event's time in epoch milliseconds and its text (many events share a millisecond). */
-    private long lastMillis;
-    private String lastTime;
+    private final InstantText time = new InstantText();
 
     /**
      * @param out where the lines go; left open. A {@code PrintStream}, which keeps a write's failure
@@ -58,7 +55,7 @@ public final class EventLines
         {
             json.writeStartObject();
             json.writeNumberField("sequence", r.sequence());
-            json.writeStringField("time", time(r.epochMillis()));
+            json.writeStringField("time", time.of(r.epochMillis()));
             json.writeStringField("type", r.type().name());
             json.writeStringField("campaignId", Long.toUnsignedString(r.campaignId()));
             if (r.type().fromGateway())
@@ -101,16 +98,6 @@ public final class EventLines
         {
             throw new UncheckedIOException(ex);
         }
-    }
-
-    private String time(final long epochMillis)
-    {
-        if (lastTime == null || epochMillis != lastMillis)
-        {
-            lastMillis = epochMillis;
-            lastTime = Instant.ofEpochMilli(epochMillis).toString();
-        }
-        return lastTime;
     }
 
     /** A {@code PrintStream} whose failure to write is thrown, not kept. */
