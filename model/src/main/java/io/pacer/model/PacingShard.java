@@ -258,8 +258,8 @@ public final class PacingShard
      */
     public long touch(final long requestId, final long campaignId)
     {
-        final long reservation = reservations.openCount() < TOUCH_FROM_CAMPAIGNS ? 0 : reservations.touch(requestId);
-        return campaigns.size() < TOUCH_FROM_CAMPAIGNS ? reservation : reservation + touch(campaignId);
+        final long reservation = touchesReservations() ? reservations.touch(requestId) : 0;
+        return touchesBooks() ? reservation + touch(campaignId) : reservation;
     }
 
     /**
@@ -268,7 +268,17 @@ public final class PacingShard
      */
     public boolean touchesAny()
     {
-        return campaigns.size() >= TOUCH_FROM_CAMPAIGNS || reservations.openCount() >= TOUCH_FROM_CAMPAIGNS;
+        return touchesBooks() || touchesReservations();
+    }
+
+    private boolean touchesBooks()
+    {
+        return campaigns.size() >= TOUCH_FROM_CAMPAIGNS;
+    }
+
+    private boolean touchesReservations()
+    {
+        return reservations.openCount() >= TOUCH_FROM_CAMPAIGNS;
     }
 
     /**

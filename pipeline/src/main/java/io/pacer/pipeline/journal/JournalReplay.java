@@ -49,9 +49,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
         /**
          * Reads, and changes nothing of, what {@link #applied} will read for the {@code count} (at most
          * {@link JournalReplay#BLOCK}) bids and notices of {@code block} (no other record is touched),
-         * which are applied right after: told
-         * of a block before any of it is applied, so that their cache misses overlap (as the shards'
-         * own are, {@link JournalReplay#touchBlock}).
+         * which are applied right after: told of a block before any of it is applied, so that their
+         * cache misses overlap (as the shards' own are, {@link JournalReplay#touchBlock}).
          *
          * @return anything read (the caller keeps it, so the reads are not optimised away)
          */

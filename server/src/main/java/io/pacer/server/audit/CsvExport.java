@@ -120,8 +120,9 @@ public final class CsvExport implements JournalReplay.Observer, AutoCloseable
         long bookedNanos = 0;
         if (record.type() == EventType.WIN_NOTICE && book != null)
         {
-            final long before = lastSpentNanos.put(record.campaignId(), book.spentNanos());
-            bookedNanos = book.spentNanos() - (before == Long.MIN_VALUE ? 0 : before);
+            final long spentNanos = book.spentNanos();
+            final long before = lastSpentNanos.put(record.campaignId(), spentNanos);
+            bookedNanos = spentNanos - (before == Long.MIN_VALUE ? 0 : before);
         }
         if (!filter.matches(record))
         {
