@@ -7,6 +7,7 @@ import io.pacer.units.Units;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * The notices one shard has settled within the dedupe window, so that a resent notice is booked
@@ -48,7 +49,8 @@ import java.io.IOException;
  *
  * <p>A shard's window holds at most 2^27 notices (3.2 GB); more throws from {@link #settle}.
  *
- * <p>Time only moves forward (shard time), so the ring is an exact expiry queue.
+ * <p>Time only moves forward (shard time), so the ring is an exact expiry queue. A replay defers
+ * the index's side of expiry to sweeps in index order (see {@link #expect}).
  *
  * <p>Over 300 lines because an open-addressed index, its incremental growth and its snapshot form have
  * to agree with each other byte for byte; splitting them would spread one invariant over several
@@ -94,8 +96,23 @@ public final class SettledNotices
     /** The ring's outcomes: bit {@code slot} set if notice {@code slot} was won. */
     private long[][] won;
     private int mask;
+    /** The oldest notice remembered: those before it have passed the window. */
     private long head;
     private long tail;
+    /**
+     * The oldest notice whose index entry may still be there: {@link #head} itself, unless a replay's
+     * size hint has {@link #deferring deferred} the removals, which then lag behind it.
+     */
+    private long forgotten;
+    /**
+     * While a replay's size hint is given: an expiry only moves {@link #head}, leaving the passed
+     * notices' index entries (which no lookup matches, as their ring slots lie outside [head, tail))
+     * to be removed all at once, in index order, when the ring is about to reuse the first of their
+     * slots ({@link #forgetPassed}).
+     */
+    private boolean deferring;
+    /** The index positions a {@link #sweep} has emptied in the run of entries it is in, ascending (unwrapped). */
+    private int[] gaps = new int[64];
 
     private int[][] index;
 
@@ -240,9 +257,16 @@ public final class SettledNotices
                 return;
             }
         }
-        if (tail - head == mask + 1L)
+        if (tail - forgotten == mask + 1L)
         {
-            grow();
+            if (tail - head == mask + 1L)
+            {
+                grow();
+            }
+            else
+            {
+                forgetPassed();
+            }
             at = find(hash, requestId, campaignId);
         }
         final int slot = (int)(tail & mask);
@@ -274,7 +298,14 @@ public final class SettledNotices
     {
         while (markHead != markTail && markMillis[(int)(markHead & markMask)] + windowMillis <= nowMillis)
         {
-            forgetUpTo(markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)]);
+            final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
+            if (!deferring || oldIndex != null)
+            {
+                forgetUpTo(end);
+            }
+            head = end;
+            // a position a lookup remembered may now hold a passed notice
+            changes++;
             markHead++;
         }
         if (oldIndex != null && migrated < head)
@@ -288,28 +319,115 @@ public final class SettledNotices
     }
 
     /**
-     * Forgets the notices before sequence {@code end}, oldest first, in blocks of
-     * {@link #MIGRATE_BATCH}: a block's index home positions are read first, all of them, so that
-     * their cache misses overlap (see {@link #migrate}); then each entry is found by its ring slot and
-     * removed, which reads no key but those of the entries behind it lying {@link #FAR} or more from
-     * home. An old notice stays in the old index, which skips it once migrated has passed it.
+     * Removes the index entries of the notices from {@link #forgotten} to sequence {@code end}, oldest
+     * first, in blocks of {@link #MIGRATE_BATCH}: a block's index home positions are read first, all
+     * of them, so that their cache misses overlap (see {@link #migrate}); then each entry is found by
+     * its ring slot and removed, which reads no key but those of the entries behind it lying
+     * {@link #FAR} or more from home. An old notice stays in the old index, which skips it once
+     * migrated has passed it.
      */
     private void forgetUpTo(final long end)
     {
         final int indexMask = 2 * mask + 1;
-        while (head < end)
+        while (forgotten < end)
         {
-            final int block = (int)Math.min(MIGRATE_BATCH, end - head);
-            touched += hashBlock(keys, mask, head, block, indexMask, true);
-            for (int i = 0; i < block; i++, head++)
+            final int block = (int)Math.min(MIGRATE_BATCH, end - forgotten);
+            touched += hashBlock(keys, mask, forgotten, block, indexMask, true);
+            for (int i = 0; i < block; i++, forgotten++)
             {
-                if (!isOld(head))
+                if (!isOld(forgotten))
                 {
-                    remove(index, indexMask, keys, findSlot(index, indexMask, blockHashes[i], (int)(head & mask)));
+                    remove(index, indexMask, keys, findSlot(index, indexMask, blockHashes[i], (int)(forgotten & mask)));
                     changes++;
                 }
             }
         }
+    }
+
+    /**
+     * Removes the index entries that deferred expiries left, before the ring reuses their slots or the
+     * deferring ends: one by one if they are few (an eighth of the ring or less), else by a
+     * {@link #sweep} of the whole index, which costs about what removing an eighth one by one does.
+     */
+    private void forgetPassed()
+    {
+        if (head - forgotten > (mask + 1L) >>> 3)
+        {
+            sweep();
+        }
+        else
+        {
+            forgetUpTo(head);
+        }
+    }
+
+    /**
+     * Removes every index entry of a passed notice in one pass in index order, so that its reads are
+     * sequential where removing each by its key's hash would be a cache miss of its own. Each run of
+     * entries between empty positions is closed up as removals one at a time would: an entry moves
+     * back to the first gap at or after its home (only ever to a gap, and never past one, so that every
+     * position between an entry's home and its own stays filled). The pass starts after an empty
+     * position (the index is at most half full), so that no run wraps.
+     */
+    private void sweep()
+    {
+        final int indexMask = 2 * mask + 1;
+        int start = 0;
+        while (get(index, start) != 0)
+        {
+            start++;
+        }
+        int gapCount = 0;
+        for (int u = start + 1; u <= start + indexMask; u++)
+        {
+            final int at = u & indexMask;
+            final int entry = get(index, at);
+            if (entry == 0)
+            {
+                gapCount = 0;
+                continue;
+            }
+            final int slot = entry & SLOT_MASK;
+            if ((slot - (int)head & mask) >= tail - head)
+            {
+                set(index, at, 0);
+                gapCount = addGap(gapCount, u);
+                continue;
+            }
+            if (gapCount == 0)
+            {
+                continue;
+            }
+            final int value = (entry >>> SLOT_BITS) - 1;
+            final int coded = value / TAGS;
+            final int home = u - (coded < FAR ? coded : at - (int)hash(keys, slot) & indexMask);
+            int g = 0;
+            while (g < gapCount && gaps[g] < home)
+            {
+                g++;
+            }
+            if (g < gapCount)
+            {
+                final int to = gaps[g];
+                set(index, to & indexMask, slot | code(to - home, value - coded * TAGS));
+                set(index, at, 0);
+                System.arraycopy(gaps, g + 1, gaps, g, gapCount - g - 1);
+                gaps[gapCount - 1] = u;
+            }
+        }
+        forgotten = head;
+        changes++;
+    }
+
+    /** Appends an unwrapped index position to {@link #gaps}, growing it if full; returns the new count. */
+    private int addGap(final int count, final int position)
+    {
+        if (count == gaps.length)
+        {
+            gaps = Arrays.copyOf(gaps, 2 * count);
+        }
+        gaps[count] = position;
+        return count + 1;
     }
 
     /**
@@ -318,6 +436,14 @@ public final class SettledNotices
      * 2^27) instead of doubling their way there, moving what they hold once. Nothing grows before it
      * is full, and no lookup, outcome or snapshot changes (only {@link #footprintBytes} sees the
      * capacity); a hint too small, or 0, leaves the doubling to go on from there.
+     *
+     * <p>While a hint is given (a replay's, where no answer waits), expiry is deferred: a notice
+     * passing the window only leaves the ring, and its index entry, which no lookup matches from then
+     * on, is removed with the others when the ring comes round to their slots, by one sequential
+     * {@link #sweep} of the index. Removing each by its key's hash was a cache miss a notice, an eighth
+     * of a replay whose window is shorter than its journal. Withdrawing the hint (0) removes them all
+     * and expires at once again, as a live shard must: a sweep of a window's index would stall its
+     * answers for milliseconds.
      */
     public void expect(final int notices)
     {
@@ -325,13 +451,32 @@ public final class SettledNotices
         if (expected == 0)
         {
             makeAll(keys);
+            if (forgotten < head)
+            {
+                forgetPassed();
+            }
         }
+        deferring = expected > 0;
     }
 
     /** Notices remembered now. */
     public long size()
     {
         return tail - head;
+    }
+
+    /** Entries in the index now: {@link #size} unless a replay's size hint has deferred removals. */
+    int indexEntries()
+    {
+        int entries = 0;
+        for (final int[] chunk : index)
+        {
+            for (final int entry : chunk)
+            {
+                entries += entry == 0 ? 0 : 1;
+            }
+        }
+        return entries;
     }
 
     /** Bytes held by the structures (they keep their peak size; the ring only what it has reached). */
@@ -398,13 +543,13 @@ public final class SettledNotices
     /** The index position holding this key (whose {@link #hash} is given), or the empty position where it would go. */
     private int find(final long hash, final long requestId, final long campaignId)
     {
-        return find(index, 2 * mask + 1, keys, hash, requestId, campaignId);
+        return find(index, 2 * mask + 1, keys, hash, requestId, campaignId, mask, (int)head, tail - head);
     }
 
     /** The old index's position holding this key, or -1 if it holds none or only one that has moved on. */
     private int findOld(final long hash, final long requestId, final long campaignId)
     {
-        final int at = find(oldIndex, 2 * oldMask + 1, oldKeys, hash, requestId, campaignId);
+        final int at = find(oldIndex, 2 * oldMask + 1, oldKeys, hash, requestId, campaignId, oldMask, 0, Long.MAX_VALUE);
         final int entry = get(oldIndex, at);
         if (entry == 0)
         {
@@ -419,8 +564,13 @@ public final class SettledNotices
         return oldIndex != null && sequence >= migrated && sequence < oldEnd;
     }
 
+    /**
+     * The index position holding this key, or the empty position where it would go. An entry whose ring
+     * slot lies {@code live} or more past {@code liveFrom} (under {@code ringMask}) is one whose notice
+     * has passed, and never matches.
+     */
     private static int find(final int[][] index, final int mask, final long[][] keys, final long hash,
-        final long requestId, final long campaignId)
+        final long requestId, final long campaignId, final int ringMask, final int liveFrom, final long live)
     {
         int at = (int)hash & mask;
         // the code this key's entry would have here: it moves a distance further with every step, up to FAR
@@ -432,7 +582,9 @@ public final class SettledNotices
             if ((entry & CODE_MASK) == code)
             {
                 final int slot = entry & SLOT_MASK;
-                if (get(keys, 2 * slot) == requestId && get(keys, 2 * slot + 1) == campaignId)
+                // a passed notice's entry is known by its slot, before its key is read (a cache miss)
+                if ((slot - liveFrom & ringMask) < live && get(keys, 2 * slot) == requestId &&
+                    get(keys, 2 * slot + 1) == campaignId)
                 {
                     return at;
                 }

@@ -49,13 +49,52 @@ class SettledNoticesTest
         answerAsAMap(seed, 40_000, 1_000_000, 60_000);
     }
 
+    /**
+     * A hint of over twice the window's notices: expiries leave their index entries, which sweeps of
+     * the whole index remove each time the ring is about to come round to them.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12})
+    void shouldAnswerAsAMapWhileAHintDefersExpiryToSweepsOfTheIndex(final long seed)
+    {
+        answerAsAMap(seed, 40_000, 1_000_000, 60_000, Integer.MAX_VALUE);
+    }
+
+    /**
+     * A hint near the window's notices: the ring comes round to the passed notices' slots with few
+     * of them passed, which are then removed one by one; and the window outgrows the hint's size.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {13, 14})
+    void shouldAnswerAsAMapWhenTheRingComesRoundToAFewDeferredRemovals(final long seed)
+    {
+        answerAsAMap(seed, 60_000, 1_000_000, 30_000, Integer.MAX_VALUE);
+    }
+
+    /** Withdrawing the hint removes every passed notice's entry, and expiry is immediate again after it. */
+    @ParameterizedTest
+    @ValueSource(longs = {15, 16})
+    void shouldRemoveEveryDeferredEntryWhenTheHintIsWithdrawn(final long seed)
+    {
+        answerAsAMap(seed, 40_000, 1_000_000, 60_000, 100_000);
+    }
+
     private static void answerAsAMap(final long seed, final long window, final long requestIds)
     {
         answerAsAMap(seed, window, requestIds, 0);
     }
 
-    /** @param hint notices to {@link SettledNotices#expect} after the first 1,500 settled, 0 for none */
     private static void answerAsAMap(final long seed, final long window, final long requestIds, final int hint)
+    {
+        answerAsAMap(seed, window, requestIds, hint, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param hint     notices to {@link SettledNotices#expect} after the first 1,500 settled, 0 for none
+     * @param withdraw after how many settled the hint is withdrawn ({@code expect(0)}), if it was given
+     */
+    private static void answerAsAMap(final long seed, final long window, final long requestIds, final int hint,
+        final int withdraw)
     {
         final SettledNotices notices = new SettledNotices(window);
         final Map<Key, Integer> model = new HashMap<>();
@@ -83,6 +122,11 @@ class SettledNoticesTest
             {
                 notices.expect(hint);
             }
+            if (i == withdraw && hint > 0)
+            {
+                notices.expect(0);
+                assertThat(notices.indexEntries()).as("no passed notice's entry left").isEqualTo(notices.size());
+            }
             notices.settle(key.requestId(), key.campaignId(), won, now);
             if (expected == SettledNotices.NONE)
             {
@@ -101,6 +145,14 @@ class SettledNoticesTest
             }
         }
         assertSameAs(model, notices);
+        if (hint == 0 || withdraw < 200_000)
+        {
+            assertThat(notices.indexEntries()).as("expiry removes at once").isEqualTo(notices.size());
+        }
+        else
+        {
+            assertThat(notices.indexEntries()).as("removals deferred").isGreaterThan((int)notices.size());
+        }
     }
 
     private static void assertSameAs(final Map<Key, Integer> model, final SettledNotices notices)
