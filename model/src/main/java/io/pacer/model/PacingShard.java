@@ -282,14 +282,26 @@ public final class PacingShard
     }
 
     /**
-     * Reads where the dedupe window would find this notice, and changes nothing (with a window of
-     * notices far larger than any cache, that is a miss of its own). Kept apart from
-     * {@link #touch(long, long)} so that a caller can touch a run of notices in a loop short enough
-     * for the processor to have all their misses in flight at once.
+     * Notes where the dedupe window will look for this notice, reading nothing, for
+     * {@link #touchNotedNotices}: with a window of notices far larger than any cache, each of those
+     * is a miss of its own. A caller notes a run of notices (up to 64 a shard), then touches them in
+     * a loop of a load each, short enough for the processor to have all their misses in flight at
+     * once. Kept apart from {@link #touch(long, long)} for the same reason.
      */
-    public long touchNotice(final long requestId, final long campaignId)
+    public void noteNotice(final long requestId, final long campaignId)
     {
-        return settled.touch(requestId, campaignId);
+        settled.note(requestId, campaignId);
+    }
+
+    /**
+     * Reads where the dedupe window will look for the notices {@link #noteNotice noted} since the
+     * last call, and changes nothing else.
+     *
+     * @return what was read (means nothing: keep it, so the reads are not optimised away)
+     */
+    public long touchNotedNotices()
+    {
+        return settled.touchNoted();
     }
 
     /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */

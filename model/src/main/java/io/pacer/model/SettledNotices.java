@@ -87,6 +87,8 @@ public final class SettledNotices
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
+    /** Notices {@link #note} notes at most before a {@link #touchNoted}. */
+    static final int NOTED = 64;
     /** While growing, this many notices move over with every half as many settled. */
     private static final int MIGRATE_BATCH = 16;
 
@@ -153,6 +155,11 @@ public final class SettledNotices
     @SuppressWarnings("UnusedVariable")
     private int touched;
 
+    /** Index positions {@link #note noted} for {@link #touchNoted}, and the old index's while growing (-1 if not). */
+    private final int[] noted = new int[NOTED];
+    private final int[] notedOld = new int[NOTED];
+    private int notedCount;
+
     /** How many notices the window is expected to hold at most ({@link #expect}): a growth goes straight there. */
     private int expected;
 
@@ -207,19 +214,45 @@ public final class SettledNotices
     }
 
     /**
-     * Reads the index position a lookup of this notice starts at (and the old index's, while
-     * growing), and changes nothing: a caller about to apply a run of notices touches them first,
-     * so that their cache misses overlap (see {@link PacingShard#touchNotice}).
+     * Notes the index position a lookup of this notice will start at, for {@link #touchNoted}, and
+     * reads nothing of the index: a caller about to apply a run of notices notes them all, then
+     * touches them, so that their cache misses overlap (see {@link PacingShard#noteNotice}). Past
+     * {@link #NOTED} notes, a notice is not noted (the touch is a hint).
      */
-    int touch(final long requestId, final long campaignId)
+    void note(final long requestId, final long campaignId)
     {
-        if (head == tail)
+        if (notedCount < NOTED && head != tail)
         {
-            return 0;
+            final long hash = hash(requestId, campaignId);
+            noted[notedCount] = (int)hash & (2 * mask + 1);
+            notedOld[notedCount++] = oldIndex == null ? -1 : (int)hash & (2 * oldMask + 1);
         }
-        final long hash = hash(requestId, campaignId);
-        final int entry = get(index, (int)hash & (2 * mask + 1));
-        return oldIndex == null ? entry : entry + get(oldIndex, (int)hash & (2 * oldMask + 1));
+    }
+
+    /**
+     * Reads the index positions {@link #note noted} (and the old index's, while growing), and forgets
+     * the notes: a loop of a load each, so short that the processor has every one of their cache misses
+     * in flight at once (reading each as it was hashed, the reorder buffer held three or four).
+     *
+     * @return what was read (means nothing: keep it, so the reads are not optimised away)
+     */
+    int touchNoted()
+    {
+        final int[][] index = this.index;
+        int read = 0;
+        for (int i = 0; i < notedCount; i++)
+        {
+            read += get(index, noted[i]);
+        }
+        if (oldIndex != null)
+        {
+            for (int i = 0; i < notedCount; i++)
+            {
+                read += notedOld[i] < 0 ? 0 : get(oldIndex, notedOld[i]);
+            }
+        }
+        notedCount = 0;
+        return read;
     }
 
     /**

@@ -64,7 +64,7 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
-     * first, every record of it ({@link PacingShard#touchNotice}, {@link PacingShard#touch(long, long)}), so that their
+     * first, every record of it ({@link PacingShard#noteNotice}, {@link PacingShard#touch(long, long)}), so that their
      * cache misses overlap instead of each record waiting on its own.
      */
     public static final int BLOCK = 16;
@@ -266,15 +266,20 @@ public final class JournalReplay implements JournalReader.RecordHandler
         final int count)
     {
         long read = 0;
-        // the notices' dedupe homes first, in a loop of their own: short enough that all their
-        // misses are in flight at once (in one loop with the rest, the reorder buffer held two or three)
+        // the notices' dedupe homes first, noted and then read in loops of their own, each read so
+        // short that all their misses are in flight at once (in one loop with the rest, the reorder
+        // buffer held two or three; read as each was hashed, three or four)
         for (int i = 0; i < count; i++)
         {
             final JournalRecord r = block[i];
             if (r.type != EventType.BID_REQUEST)
             {
-                read += shards.get(router.shardOf(r.campaignId)).touchNotice(r.requestId, r.campaignId);
+                shards.get(router.shardOf(r.campaignId)).noteNotice(r.requestId, r.campaignId);
             }
+        }
+        for (int i = 0; i < shards.size(); i++)
+        {
+            read += shards.get(i).touchNotedNotices();
         }
         if (!touchesAny(shards))
         {
