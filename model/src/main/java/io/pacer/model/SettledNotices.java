@@ -88,7 +88,7 @@ public final class SettledNotices
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
     /** Notices {@link #note} notes at most before a {@link #touchNoted}. */
-    static final int NOTED = 64;
+    private static final int NOTED = 64;
     /** While growing, this many notices move over with every half as many settled. */
     private static final int MIGRATE_BATCH = 16;
 
@@ -102,15 +102,16 @@ public final class SettledNotices
     private long head;
     private long tail;
     /**
-     * The oldest notice whose index entry may still be there: {@link #head} itself, unless a replay's
-     * size hint has {@link #deferring deferred} the removals, which then lag behind it.
+     * The oldest notice whose index entry may still be there (index entries exist for the notices
+     * from here to {@link #tail} only): {@link #head} itself, unless a replay's size hint has
+     * {@link #deferring deferred} the removals, which then lag behind it.
      */
-    private long forgotten;
+    private long indexedFrom;
     /**
      * While a replay's size hint is given: an expiry only moves {@link #head}, leaving the passed
      * notices' index entries (which no lookup matches, as their ring slots lie outside [head, tail))
-     * to be removed all at once, in index order, when the ring is about to reuse the first of their
-     * slots ({@link #forgetPassed}).
+     * to be removed together when the ring is about to reuse the first of their slots
+     * ({@link #forgetPassed}: by a sweep in index order, or one by one if few).
      */
     private boolean deferring;
     /** The index positions a {@link #sweep} has emptied in the run of entries it is in, ascending (unwrapped). */
@@ -290,7 +291,7 @@ public final class SettledNotices
                 return;
             }
         }
-        if (tail - forgotten == mask + 1L)
+        if (tail - indexedFrom == mask + 1L)
         {
             if (tail - head == mask + 1L)
             {
@@ -352,7 +353,7 @@ public final class SettledNotices
     }
 
     /**
-     * Removes the index entries of the notices from {@link #forgotten} to sequence {@code end}, oldest
+     * Removes the index entries of the notices from {@link #indexedFrom} to sequence {@code end}, oldest
      * first, in blocks of {@link #MIGRATE_BATCH}: a block's index home positions are read first, all
      * of them, so that their cache misses overlap (see {@link #migrate}); then each entry is found by
      * its ring slot and removed, which reads no key but those of the entries behind it lying
@@ -362,15 +363,15 @@ public final class SettledNotices
     private void forgetUpTo(final long end)
     {
         final int indexMask = 2 * mask + 1;
-        while (forgotten < end)
+        while (indexedFrom < end)
         {
-            final int block = (int)Math.min(MIGRATE_BATCH, end - forgotten);
-            touched += hashBlock(keys, mask, forgotten, block, indexMask, true);
-            for (int i = 0; i < block; i++, forgotten++)
+            final int block = (int)Math.min(MIGRATE_BATCH, end - indexedFrom);
+            touched += hashBlock(keys, mask, indexedFrom, block, indexMask, true);
+            for (int i = 0; i < block; i++, indexedFrom++)
             {
-                if (!isOld(forgotten))
+                if (!isOld(indexedFrom))
                 {
-                    remove(index, indexMask, keys, findSlot(index, indexMask, blockHashes[i], (int)(forgotten & mask)));
+                    remove(index, indexMask, keys, findSlot(index, indexMask, blockHashes[i], (int)(indexedFrom & mask)));
                     changes++;
                 }
             }
@@ -384,7 +385,7 @@ public final class SettledNotices
      */
     private void forgetPassed()
     {
-        if (head - forgotten > (mask + 1L) >>> 3)
+        if (head - indexedFrom > (mask + 1L) >>> 3)
         {
             sweep();
         }
@@ -448,7 +449,7 @@ public final class SettledNotices
                 gaps[gapCount - 1] = u;
             }
         }
-        forgotten = head;
+        indexedFrom = head;
         changes++;
     }
 
@@ -472,8 +473,9 @@ public final class SettledNotices
      *
      * <p>While a hint is given (a replay's, where no answer waits), expiry is deferred: a notice
      * passing the window only leaves the ring, and its index entry, which no lookup matches from then
-     * on, is removed with the others when the ring comes round to their slots, by one sequential
-     * {@link #sweep} of the index. Removing each by its key's hash was a cache miss a notice, an eighth
+     * on, is removed with the others when the ring comes round to their slots: by one sequential
+     * {@link #sweep} of the index, or one by one if they are an eighth of the ring or fewer. Removing
+     * each by its key's hash as it passed was a cache miss a notice, an eighth
      * of a replay whose window is shorter than its journal. Withdrawing the hint (0) removes them all
      * and expires at once again, as a live shard must: a sweep of a window's index would stall its
      * answers for milliseconds.
@@ -484,7 +486,7 @@ public final class SettledNotices
         if (expected == 0)
         {
             makeAll(keys);
-            if (forgotten < head)
+            if (indexedFrom < head)
             {
                 forgetPassed();
             }
@@ -498,7 +500,10 @@ public final class SettledNotices
         return tail - head;
     }
 
-    /** Entries in the index now: {@link #size} unless a replay's size hint has deferred removals. */
+    /**
+     * Entries in the index now: {@link #size}, unless a replay's size hint has deferred removals (more)
+     * or the structures are growing (fewer: the notices not yet moved over are in the old index).
+     */
     int indexEntries()
     {
         int entries = 0;
@@ -675,7 +680,8 @@ public final class SettledNotices
         set(index, gap, 0);
     }
 
-    private static long hash(final long requestId, final long campaignId)
+    /** The hash of a key: its home is the low bits, its tag from the high ones (package-private for tests that place keys). */
+    static long hash(final long requestId, final long campaignId)
     {
         long h = requestId * 0x9E3779B97F4A7C15L + campaignId;
         h ^= h >>> 32;

@@ -50,14 +50,15 @@ class SettledNoticesTest
     }
 
     /**
-     * A hint of over twice the window's notices: expiries leave their index entries, which sweeps of
+     * A hint of six times the window's notices: expiries leave their index entries, which sweeps of
      * the whole index remove each time the ring is about to come round to them.
      */
     @ParameterizedTest
     @ValueSource(longs = {11, 12})
     void shouldAnswerAsAMapWhileAHintDefersExpiryToSweepsOfTheIndex(final long seed)
     {
-        answerAsAMap(seed, 40_000, 1_000_000, 60_000, Integer.MAX_VALUE);
+        final SettledNotices notices = answerAsAMap(seed, 20_000, 1_000_000, 60_000, Integer.MAX_VALUE);
+        assertThat(notices.indexEntries()).as("removals deferred").isGreaterThan((int)notices.size());
     }
 
     /**
@@ -76,7 +77,8 @@ class SettledNoticesTest
     @ValueSource(longs = {15, 16})
     void shouldRemoveEveryDeferredEntryWhenTheHintIsWithdrawn(final long seed)
     {
-        answerAsAMap(seed, 40_000, 1_000_000, 60_000, 100_000);
+        final SettledNotices notices = answerAsAMap(seed, 40_000, 1_000_000, 60_000, 100_000);
+        assertThat(notices.indexEntries()).as("expiry removes at once").isEqualTo(notices.size());
     }
 
     private static void answerAsAMap(final long seed, final long window, final long requestIds)
@@ -90,10 +92,15 @@ class SettledNoticesTest
     }
 
     /**
+     * Settles 200,000 random notices at random times, checking every answer against a plain map.
+     *
+
+
      * @param hint     notices to {@link SettledNotices#expect} after the first 1,500 settled, 0 for none
      * @param withdraw after how many settled the hint is withdrawn ({@code expect(0)}), if it was given
+     * @return the notices settled
      */
-    private static void answerAsAMap(final long seed, final long window, final long requestIds, final int hint,
+    private static SettledNotices answerAsAMap(final long seed, final long window, final long requestIds, final int hint,
         final int withdraw)
     {
         final SettledNotices notices = new SettledNotices(window);
@@ -145,14 +152,106 @@ class SettledNoticesTest
             }
         }
         assertSameAs(model, notices);
-        if (hint == 0 || withdraw < 200_000)
+        return notices;
+    }
+
+    /**
+     * A sweep closes up a run of entries that wraps round the index's end, moving the live entries far
+     * from home (whose distance it reads from their key) back over passed ones; a notice looked up,
+     * then passed, then settled again is settled anew.
+     */
+    @Test
+    void shouldSweepPassedEntriesOutOfARunThatWrapsRoundTheIndexEnd()
+    {
+        final SettledNotices notices = new SettledNotices(100);
+        // deferring, in a ring of 1,024 notices with an index of 2,048 positions
+        notices.expect(1_024);
+        final long[] colliding = requestIdsWithHome(2_046, 2_047, 20);
+        for (int i = 0; i < 10; i++)
         {
-            assertThat(notices.indexEntries()).as("expiry removes at once").isEqualTo(notices.size());
+            notices.settle(colliding[i], 7, false, 1_000);
         }
-        else
+        for (long i = 0; i < 200; i++)
         {
-            assertThat(notices.indexEntries()).as("removals deferred").isGreaterThan((int)notices.size());
+            notices.settle(1_000_000 + i, 8, false, 1_000);
         }
+        // ten more from the same home, 10 to 19 from it, past the index's end
+        for (int i = 10; i < 20; i++)
+        {
+            notices.settle(colliding[i], 7, true, 1_050);
+        }
+        for (long i = 0; i < 700; i++)
+        {
+            notices.settle(2_000_000 + i, 8, true, 1_050);
+        }
+        assertThat(notices.outcome(colliding[4], 7)).isEqualTo(SettledNotices.LOST);
+        notices.expire(1_100);
+        assertThat(notices.size()).isEqualTo(710);
+        assertThat(notices.indexEntries()).as("removals deferred").isEqualTo(920);
+        notices.settle(colliding[4], 7, false, 1_100);
+        assertThat(notices.size()).as("settled anew, not found where it passed").isEqualTo(711);
+        assertThat(notices.outcome(colliding[3], 7)).isEqualTo(SettledNotices.NONE);
+
+        // the ring comes round to the 210 passed notices' slots with the 104th: a sweep
+        for (long i = 0; i < 104; i++)
+        {
+            notices.settle(3_000_000 + i, 8, false, 1_100);
+        }
+        assertThat(notices.size()).isEqualTo(815);
+        assertThat(notices.indexEntries()).as("swept").isEqualTo(815);
+        for (int i = 0; i < 20; i++)
+        {
+            assertThat(notices.outcome(colliding[i], 7)).as("colliding %d", i)
+                .isEqualTo(i >= 10 ? SettledNotices.WON : i == 4 ? SettledNotices.LOST : SettledNotices.NONE);
+        }
+        for (long i = 0; i < 700; i++)
+        {
+            assertThat(notices.outcome(2_000_000 + i, 8)).isEqualTo(SettledNotices.WON);
+        }
+        assertThat(notices.outcome(1_000_000, 8)).isEqualTo(SettledNotices.NONE);
+        assertThat(notices.outcome(3_000_103, 8)).isEqualTo(SettledNotices.LOST);
+    }
+
+    @Test
+    void shouldRemoveAFewPassedEntriesOneByOneWhenTheHintIsWithdrawn()
+    {
+        final SettledNotices notices = new SettledNotices(100);
+        notices.expect(1_024);
+        for (long i = 0; i < 10; i++)
+        {
+            notices.settle(i, 7, false, 1_000);
+        }
+        for (long i = 10; i < 510; i++)
+        {
+            notices.settle(i, 7, true, 1_050);
+        }
+        notices.expire(1_100);
+        assertThat(notices.indexEntries()).isEqualTo(510);
+
+        notices.expect(0);
+        assertThat(notices.indexEntries()).isEqualTo(500);
+        notices.expect(0);
+        assertThat(notices.indexEntries()).as("nothing more to remove").isEqualTo(500);
+        assertThat(notices.outcome(3, 7)).isEqualTo(SettledNotices.NONE);
+        assertThat(notices.outcome(300, 7)).isEqualTo(SettledNotices.WON);
+        notices.expire(1_150);
+        assertThat(notices.size()).isZero();
+        assertThat(notices.indexEntries()).as("expiry removes at once again").isZero();
+    }
+
+    /** {@code count} request ids whose key with campaign 7 has its home at {@code home} in an index of {@code mask + 1}. */
+    private static long[] requestIdsWithHome(final int home, final int mask, final int count)
+    {
+        final long[] ids = new long[count];
+        int found = 0;
+        for (long id = 1; found < count; id++)
+        {
+            if (((int)SettledNotices.hash(id, 7) & mask) == home)
+            {
+                ids[found++] = id;
+            }
+        }
+        return ids;
     }
 
     private static void assertSameAs(final Map<Key, Integer> model, final SettledNotices notices)

@@ -64,8 +64,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
-     * first, every record of it ({@link PacingShard#noteNotice}, {@link PacingShard#touch(long, long)}), so that their
-     * cache misses overlap instead of each record waiting on its own.
+     * first, every record of it ({@link PacingShard#noteNotice} then {@link PacingShard#touchNotedNotices},
+     * and {@link PacingShard#touch(long, long)}), so that their cache misses overlap instead of each
+     * record waiting on its own.
      */
     public static final int BLOCK = 16;
     /**
