@@ -435,10 +435,11 @@ public final class SettledNotices
             final int value = (entry >>> SLOT_BITS) - 1;
             final int coded = value / TAGS;
             final int home = u - (coded < FAR ? coded : at - (int)hash(keys, slot) & indexMask);
-            int g = 0;
-            while (g < gapCount && gaps[g] < home)
+            // the first gap at or after home, searched from the last: no more steps than the entry lies from home
+            int g = gapCount;
+            while (g > 0 && gaps[g - 1] >= home)
             {
-                g++;
+                g--;
             }
             if (g < gapCount)
             {
