@@ -202,7 +202,8 @@ public final class PacingShard
     /**
      * A capacity hint for a replay: this shard's dedupe window will hold about {@code notices} at
      * most, so its table grows straight to that size when it first fills ({@link SettledNotices#expect}).
-     * Changes no decision and no output.
+     * While it is given, the window also defers the index's side of expiry to sweeps; 0 withdraws it,
+     * which a recovery must do before the shard serves live traffic. Changes no decision and no output.
      */
     public void expectNotices(final int notices)
     {
@@ -284,7 +285,7 @@ public final class PacingShard
     /**
      * Notes where the dedupe window will look for this notice, reading nothing, for
      * {@link #touchNotedNotices}: with a window of notices far larger than any cache, each of those
-     * is a miss of its own. A caller notes a run of notices (up to 64 a shard), then touches them in
+     * is a miss of its own. A caller notes a run of notices (a replay's block), then touches them in
      * a loop of a load each, short enough for the processor to have all their misses in flight at
      * once. Kept apart from {@link #touch(long, long)} for the same reason.
      */

@@ -87,7 +87,10 @@ public final class SettledNotices
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
-    /** Notices {@link #note} notes at most before a {@link #touchNoted}. */
+    /**
+     * Notices {@link #note} notes at most before a {@link #touchNoted}: twice a replay's block
+     * ({@code JournalReplay.BLOCK}), which notes no more than its own records.
+     */
     private static final int NOTED = 64;
     /** While growing, this many notices move over with every half as many settled. */
     private static final int MIGRATE_BATCH = 16;
@@ -141,9 +144,10 @@ public final class SettledNotices
     private int lastAt = -1;
     private long lastChanges;
     /**
-     * Counts every insert into or removal from {@link #index}, and every swap of it: any of them can
-     * make a remembered position wrong (an insert fills the empty slot a lookup of another key may
-     * have remembered).
+     * Counts every insert into or removal from {@link #index}, every swap of it, and every advance of
+     * {@link #head}: any of them can make a remembered position wrong (an insert fills the empty slot
+     * a lookup of another key may have remembered; with expiry deferred, a remembered entry may then
+     * be a passed notice's).
      */
     private long changes;
 
@@ -476,10 +480,10 @@ public final class SettledNotices
      * passing the window only leaves the ring, and its index entry, which no lookup matches from then
      * on, is removed with the others when the ring comes round to their slots: by one sequential
      * {@link #sweep} of the index, or one by one if they are an eighth of the ring or fewer. Removing
-     * each by its key's hash as it passed was a cache miss a notice, an eighth
-     * of a replay whose window is shorter than its journal. Withdrawing the hint (0) removes them all
-     * and expires at once again, as a live shard must: a sweep of a window's index would stall its
-     * answers for milliseconds.
+     * each by its key's hash as it passed was a cache miss a notice, an eighth of a replay whose
+     * window is shorter than its journal. Withdrawing the hint (0) removes them all and expires at
+     * once again, as a live shard must: a sweep of a window's index would stall its answers for
+     * milliseconds.
      */
     public void expect(final int notices)
     {

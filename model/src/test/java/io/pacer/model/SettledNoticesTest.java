@@ -62,14 +62,16 @@ class SettledNoticesTest
     }
 
     /**
-     * A hint near the window's notices: the ring comes round to the passed notices' slots with few
-     * of them passed, which are then removed one by one; and the window outgrows the hint's size.
+     * A hint under the window's notices (~40,000): the window outgrows the hint's 32,768 while expiry
+     * is deferred, the ring coming round to the passed notices' slots with few of them passed as it
+     * fills (removed one by one), and the structures then doubling.
      */
     @ParameterizedTest
     @ValueSource(longs = {13, 14})
-    void shouldAnswerAsAMapWhenTheRingComesRoundToAFewDeferredRemovals(final long seed)
+    void shouldAnswerAsAMapWhenTheWindowOutgrowsTheHintWhileExpiryIsDeferred(final long seed)
     {
-        answerAsAMap(seed, 60_000, 1_000_000, 30_000, Integer.MAX_VALUE);
+        final SettledNotices notices = answerAsAMap(seed, 80_000, 1_000_000, 20_000, Integer.MAX_VALUE);
+        assertThat(notices.footprintBytes()).as("grown past the hint's size").isGreaterThanOrEqualTo(24L * 65_536);
     }
 
     /** Withdrawing the hint removes every passed notice's entry, and expiry is immediate again after it. */
@@ -94,8 +96,6 @@ class SettledNoticesTest
     /**
      * Settles 200,000 random notices at random times, checking every answer against a plain map.
      *
-
-
      * @param hint     notices to {@link SettledNotices#expect} after the first 1,500 settled, 0 for none
      * @param withdraw after how many settled the hint is withdrawn ({@code expect(0)}), if it was given
      * @return the notices settled
@@ -131,6 +131,7 @@ class SettledNoticesTest
             }
             if (i == withdraw && hint > 0)
             {
+                assertThat(notices.indexEntries()).as("removals deferred").isGreaterThan((int)notices.size());
                 notices.expect(0);
                 assertThat(notices.indexEntries()).as("no passed notice's entry left").isEqualTo(notices.size());
             }
@@ -212,8 +213,9 @@ class SettledNoticesTest
         assertThat(notices.outcome(3_000_103, 8)).isEqualTo(SettledNotices.LOST);
     }
 
+    /** Withdrawing the hint with a few notices passed (an eighth of the ring or fewer) removes their entries one by one. */
     @Test
-    void shouldRemoveAFewPassedEntriesOneByOneWhenTheHintIsWithdrawn()
+    void shouldRemoveTheEntriesOfAFewPassedNoticesWhenTheHintIsWithdrawn()
     {
         final SettledNotices notices = new SettledNotices(100);
         notices.expect(1_024);

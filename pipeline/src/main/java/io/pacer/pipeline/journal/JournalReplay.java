@@ -268,9 +268,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
         final int count)
     {
         long read = 0;
-        // the notices' dedupe homes first, noted and then read in loops of their own, each read so
-        // short that all their misses are in flight at once (in one loop with the rest, the reorder
-        // buffer held two or three; read as each was hashed, three or four)
+        // the notices' dedupe homes first, noted and then read in loops of their own, the reading
+        // loop so short that all their misses are in flight at once (in one loop with the rest, the
+        // reorder buffer held two or three; read as each was hashed, three or four)
         for (int i = 0; i < count; i++)
         {
             final JournalRecord r = block[i];
