@@ -5,7 +5,9 @@ import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
 import io.pacer.model.PacingShard;
 import io.pacer.pipeline.EventType;
+import io.pacer.pipeline.PacerEvent;
 import io.pacer.pipeline.PacingStep;
+import io.pacer.units.Units;
 import io.pacer.wire.Reason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,8 +122,59 @@ class JournalReplayTest
         assertThat(shard.snapshot(7).reservedNanos()).isPositive();
     }
 
+    /**
+     * A recovery's replay defers the dedupe index's side of expiry (its table sized by the census);
+     * the shard it hands to live traffic still books a notice resent within the window once, and one
+     * resent after the window anew.
+     */
+    @Test
+    void shouldDedupeLiveNoticesAfterARecoveryWhoseReplayDeferredExpiry()
+    {
+        final PacingPolicy policy = new PacingPolicy(Units.durationMillis(1_000), Units.durationMillis(1_000),
+            Units.durationMillis(2_000));
+        // a loss a millisecond for three windows, the replay's ring coming round to passed notices; every
+        // tenth resends the loss of 1 s before (a duplicate), or from 3 s on, of 3 s before (booked anew)
+        try (JournalWriter w = writer(policy))
+        {
+            w.define(T0, CampaignDefinitionParser.parseJson(CAMPAIGN_7));
+            for (int i = 0; i < 6_000; i++)
+            {
+                w.notice(false, T0 + i, i, 7, PacerEvent.NO_PRICE);
+                if (i % 10 == 5 && i >= 1_000)
+                {
+                    w.notice(false, T0 + i, i - 1_000, 7, PacerEvent.NO_PRICE);
+                }
+                if (i % 10 == 0 && i >= 3_000)
+                {
+                    w.notice(false, T0 + i, i - 3_000, 7, PacerEvent.NO_PRICE);
+                }
+            }
+            w.endOfBatch();
+        }
+        final PacingShard shard = new PacingShard(policy, 16);
+        try (JournalWriter resumed = writer(policy))
+        {
+            JournalRecovery.recover(dir, List.of(shard), policy, resumed, true);
+        }
+        assertThat(shard.counters().duplicateNotices()).as("the resends within the window").isEqualTo(500);
+        assertThat(shard.settledNotices()).as("settled at T0 + 4,000 ms and after, 200 of them anew").isEqualTo(2_200);
+
+        shard.loss(5_999, 7, T0 + 6_000);
+        assertThat(shard.counters().duplicateNotices()).as("within the window: booked once").isEqualTo(501);
+        // settled at T0 + 100 ms, and anew at T0 + 3,100 ms: past the window both times
+        shard.loss(100, 7, T0 + 6_000);
+        assertThat(shard.counters().duplicateNotices()).as("past the window: booked anew").isEqualTo(501);
+        shard.loss(100, 7, T0 + 6_001);
+        assertThat(shard.counters().duplicateNotices()).isEqualTo(502);
+    }
+
     private JournalWriter writer()
     {
-        return new JournalWriter(dir, 0, 1, PacingPolicy.DEFAULT, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100);
+        return writer(PacingPolicy.DEFAULT);
+    }
+
+    private JournalWriter writer(final PacingPolicy policy)
+    {
+        return new JournalWriter(dir, 0, 1, policy, 1 << 20, JournalWriter.FsyncPolicy.NEVER, 100);
     }
 }
