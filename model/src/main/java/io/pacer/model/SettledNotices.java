@@ -337,13 +337,16 @@ public final class SettledNotices
         while (markHead != markTail && markMillis[(int)(markHead & markMask)] + windowMillis <= nowMillis)
         {
             final long end = markHead + 1 == markTail ? tail : markFirst[(int)((markHead + 1) & markMask)];
-            if (!deferring || oldIndex != null)
+            if (deferring && oldIndex == null)
+            {
+                // the entries stay: a position a lookup remembered may now hold a passed notice
+                changes++;
+            }
+            else
             {
                 forgetUpTo(end);
             }
             head = end;
-            // a position a lookup remembered may now hold a passed notice
-            changes++;
             markHead++;
         }
         if (oldIndex != null && migrated < head)
@@ -426,7 +429,7 @@ public final class SettledNotices
                 continue;
             }
             final int slot = entry & SLOT_MASK;
-            if ((slot - (int)head & mask) >= tail - head)
+            if (!isLive(slot, mask, (int)head, tail - head))
             {
                 set(index, at, 0);
                 gapCount = addGap(gapCount, u);
@@ -626,7 +629,7 @@ public final class SettledNotices
             {
                 final int slot = entry & SLOT_MASK;
                 // a passed notice's entry is known by its slot, before its key is read (a cache miss)
-                if ((slot - liveFrom & ringMask) < live && get(keys, 2 * slot) == requestId &&
+                if (isLive(slot, ringMask, liveFrom, live) && get(keys, 2 * slot) == requestId &&
                     get(keys, 2 * slot + 1) == campaignId)
                 {
                     return at;
@@ -636,6 +639,16 @@ public final class SettledNotices
             code = code == far ? far : code + STEP;
         }
         return at;
+    }
+
+    /**
+     * Whether ring {@code slot} holds a notice still remembered: it lies less than {@code live} past
+     * {@code liveFrom}, the oldest's slot, under {@code ringMask}. An index entry for any other slot
+     * is a passed notice's, left by a deferred expiry.
+     */
+    private static boolean isLive(final int slot, final int ringMask, final int liveFrom, final long live)
+    {
+        return (slot - liveFrom & ringMask) < live;
     }
 
     /**
