@@ -157,11 +157,14 @@ public final class JournalReader
      */
     NoticeCensus countNotices(final List<Path> segments)
     {
-        return countNotices(segments, true);
+        return countNotices(segments, true, NoticeCensus.CHUNK_BYTES);
     }
 
-    /** As {@link #countNotices(List)}; {@code split} false counts every segment on the calling thread (tests compare the two). */
-    NoticeCensus countNotices(final List<Path> segments, final boolean split)
+    /**
+     * As {@link #countNotices(List)}; {@code split} false counts every segment on the calling
+     * thread, and each census reads by {@code chunkBytes} (tests compare the ways).
+     */
+    NoticeCensus countNotices(final List<Path> segments, final boolean split, final int chunkBytes)
     {
         final List<NoticeCensus.Segment> counted = new ArrayList<>();
         JournalHeader first = null;
@@ -192,7 +195,7 @@ public final class JournalReader
                 break;
             }
         }
-        return first == null || counted.isEmpty() ? null : NoticeCensus.count(first, counted, split);
+        return first == null || counted.isEmpty() ? null : NoticeCensus.count(first, counted, split, chunkBytes);
     }
 
     /**

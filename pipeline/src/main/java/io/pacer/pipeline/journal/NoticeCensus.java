@@ -9,7 +9,6 @@ import io.pacer.pipeline.journal.sbe.WinRecordDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,7 +22,8 @@ import java.util.List;
  * the doublings, and the collector copying what they allocated, were a third of the replay).
  *
  * <p>The census walks the records' framing only: no CRC (the segment checkers do that); each of
- * its threads maps one segment at a time, and it stops quietly at the first record it cannot read. Notices are counted
+ * its threads reads the segments in turn through one buffer of its own ({@link ForwardReads}, not
+ * a mapping), and it stops quietly at the first record it cannot read. Notices are counted
  * per shard in buckets of an eighth of the window, by the latest record time seen; the most any
  * run of buckets spanning a window has held is the estimate (at most a bucket's worth above the
  * true most). It counts every notice, duplicates and unknown campaigns too, and a shard's own time
@@ -49,6 +49,10 @@ public final class NoticeCensus
     /** A notice's record must reach this far into its payload: the campaign id's end. */
     private static final int NOTICE_LENGTH = Math.max(WinRecordDecoder.campaignIdEncodingOffset(),
         LossRecordDecoder.campaignIdEncodingOffset()) + Long.BYTES;
+    /** What the census reads of a record at most: its header and a notice's payload up to the campaign id. */
+    static final int RECORD_READ = JournalFormat.RECORD_HEADER_LENGTH + NOTICE_LENGTH;
+    /** The bytes each census reads a segment by. */
+    static final int CHUNK_BYTES = 1 << 20;
 
     /** A segment's records to count: from {@code recordsAt} to {@code size} of {@code file}. */
     record Segment(Path file, int recordsAt, long size)
@@ -75,9 +79,11 @@ public final class NoticeCensus
      * from {@link #firstBucket}: what {@link #append} needs of the later half of a split census.
      */
     private final int[][] head;
+    private final ForwardReads reads;
 
-    private NoticeCensus(final int shards, final long windowMillis)
+    private NoticeCensus(final int shards, final long windowMillis, final int chunkBytes)
     {
+        this.reads = new ForwardReads(chunkBytes);
         this.router = new ShardRouter(shards);
         this.bucketMillis = Math.max(1, windowMillis / 8);
         this.span = windowMillis <= 0 ? 0 :
@@ -100,7 +106,17 @@ public final class NoticeCensus
      */
     static NoticeCensus count(final JournalHeader header, final List<Segment> segments, final boolean split)
     {
-        final NoticeCensus census = census(header);
+        return count(header, segments, split, CHUNK_BYTES);
+    }
+
+    /** As {@link #count(JournalHeader, List, boolean)}, each census reading by {@code chunkBytes} (at least {@link #RECORD_READ}). */
+    static NoticeCensus count(final JournalHeader header, final List<Segment> segments, final boolean split, final int chunkBytes)
+    {
+        if (chunkBytes < RECORD_READ)
+        {
+            throw new IllegalArgumentException("a census reads by " + RECORD_READ + " bytes or more, not " + chunkBytes);
+        }
+        final NoticeCensus census = census(header, chunkBytes);
         if (census == null || census.span == 0)
         {
             return census;
@@ -111,7 +127,7 @@ public final class NoticeCensus
             census.count(segments);
             return census;
         }
-        final NoticeCensus later = census(header);
+        final NoticeCensus later = census(header, chunkBytes);
         final Thread helper = PacerThreads.thread("pacer-journal-census", () -> later.count(segments.subList(at, segments.size())));
         helper.start();
         final boolean whole;
@@ -141,11 +157,11 @@ public final class NoticeCensus
         return census;
     }
 
-    private static NoticeCensus census(final JournalHeader header)
+    private static NoticeCensus census(final JournalHeader header, final int chunkBytes)
     {
         try
         {
-            return new NoticeCensus(header.shards(), header.policy().noticeDedupeWindowMillis());
+            return new NoticeCensus(header.shards(), header.policy().noticeDedupeWindowMillis(), chunkBytes);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -231,38 +247,38 @@ public final class NoticeCensus
     /** @return whether every record of the segment could be read */
     private boolean count(final Segment segment) throws IOException
     {
-        final ByteBuffer map;
         try (FileChannel channel = FileChannel.open(segment.file(), StandardOpenOption.READ))
         {
-            map = channel.map(FileChannel.MapMode.READ_ONLY, 0, segment.size());
-        }
-        final UnsafeBuffer records = new UnsafeBuffer(map);
-        final long size = segment.size();
-        int position = segment.recordsAt();
-        while (position + JournalFormat.RECORD_HEADER_LENGTH <= size)
-        {
-            final int length = records.getInt(position, JournalFormat.ORDER);
-            if (!SegmentChecker.isFramed(position, length, size))
+            reads.open(channel, segment.size());
+            final UnsafeBuffer records = reads.bytes();
+            final long size = segment.size();
+            int position = segment.recordsAt();
+            while (position + JournalFormat.RECORD_HEADER_LENGTH <= size)
             {
-                return false;
+                final int at = reads.at(position, RECORD_READ);
+                final int length = records.getInt(at, JournalFormat.ORDER);
+                if (!SegmentChecker.isFramed(position, length, size))
+                {
+                    return false;
+                }
+                count(records, at + JournalFormat.RECORD_HEADER_LENGTH, length);
+                position += JournalFormat.RECORD_HEADER_LENGTH + length;
             }
-            count(records, position + JournalFormat.RECORD_HEADER_LENGTH, length);
-            position += JournalFormat.RECORD_HEADER_LENGTH + length;
+            return true;
         }
-        return true;
     }
 
     /** Counts the record of {@code length} bytes whose payload is at {@code payload} if it is a notice. */
-    private void count(final UnsafeBuffer map, final int payload, final int length)
+    private void count(final UnsafeBuffer records, final int payload, final int length)
     {
-        final byte type = map.getByte(payload + RecordHeaderDecoder.typeEncodingOffset());
+        final byte type = records.getByte(payload + RecordHeaderDecoder.typeEncodingOffset());
         if ((type != RecordType.WIN_NOTICE.value() && type != RecordType.LOSS_NOTICE.value()) || length < NOTICE_LENGTH)
         {
             return;
         }
         final int campaignAt = type == RecordType.WIN_NOTICE.value() ?
             WinRecordDecoder.campaignIdEncodingOffset() : LossRecordDecoder.campaignIdEncodingOffset();
-        final long millis = map.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset(), JournalFormat.ORDER);
+        final long millis = records.getLong(payload + RecordHeaderDecoder.epochMillisEncodingOffset(), JournalFormat.ORDER);
         if (millis >= bucketEndMillis)
         {
             final long at = Math.floorDiv(millis, bucketMillis);
@@ -271,7 +287,7 @@ public final class NoticeCensus
                 advanceTo(at);
             }
         }
-        final int shard = router.shardOf(map.getLong(payload + campaignAt, JournalFormat.ORDER));
+        final int shard = router.shardOf(records.getLong(payload + campaignAt, JournalFormat.ORDER));
         buckets[shard][slot]++;
         final long sinceFirst = bucket - firstBucket;
         if (sinceFirst >= 0 && sinceFirst < head[shard].length)

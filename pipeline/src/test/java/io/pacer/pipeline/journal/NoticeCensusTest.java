@@ -1,5 +1,6 @@
 package io.pacer.pipeline.journal;
 
+import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
 import io.pacer.units.Units;
 import org.junit.jupiter.api.Test;
@@ -99,13 +100,71 @@ class NoticeCensusTest
             }
             final List<Path> segments = JournalReader.segments(journal);
             assertThat(segments).as("round %d: several segments", round).hasSizeGreaterThan(2);
-            final NoticeCensus onePass = new JournalReader(journal).countNotices(segments, false);
-            final NoticeCensus halves = new JournalReader(journal).countNotices(segments, true);
+            final NoticeCensus onePass = new JournalReader(journal).countNotices(segments, false, NoticeCensus.CHUNK_BYTES);
+            final NoticeCensus halves = new JournalReader(journal).countNotices(segments, true, NoticeCensus.CHUNK_BYTES);
             for (int shard = 0; shard < shards; shard++)
             {
                 assertThat(halves.expected(shard)).as("round %d, shard %d", round, shard).isEqualTo(onePass.expected(shard));
             }
         }
+    }
+
+    @Test
+    void shouldCountTheSameWhateverTheBufferItReadsTheSegmentsBy() throws Exception
+    {
+        // bids, notices and campaign definitions (records of several lengths), so that records
+        // straddle the ends of small buffers in every way, over segments whose last one is torn
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(27);
+        final PacingPolicy policy = new PacingPolicy(Units.durationMillis(500), Units.durationMillis(1_000),
+            Units.durationMillis(1_000));
+        try (JournalWriter w = new JournalWriter(dir, 0, 4, policy, 64 * 1024, JournalWriter.FsyncPolicy.NEVER, 100))
+        {
+            long millis = T0;
+            for (int i = 0; i < 6_000; i++)
+            {
+                millis += random.nextLong(random.nextBoolean() ? 2 : 20);
+                switch (random.nextInt(8))
+                {
+                    case 0 -> w.define(millis, CampaignDefinitionParser.parseJson("{\"id\":" + (1 + random.nextInt(16)) +
+                        ",\"budgetMicros\":1000,\"start\":\"2026-01-01T00:00:00Z\",\"end\":\"2027-01-01T00:00:00Z\"," +
+                        "\"pacing\":\"" + (random.nextBoolean() ? "EVEN" : "ASAP") + "\",\"timeZone\":\"" +
+                        (random.nextBoolean() ? "UTC" : "America/Argentina/ComodRivadavia") + "\"}"));
+                    case 1, 2 -> w.bid(millis, i, 1 + random.nextInt(16), 1_000, 0);
+                    case 3 -> w.tick(millis);
+                    default -> w.notice(random.nextBoolean(), millis, i, 1 + random.nextInt(16), 1_000);
+                }
+                w.endOfBatch();
+            }
+        }
+        final List<Path> segments = JournalReader.segments(dir);
+        assertThat(segments).hasSizeGreaterThan(3);
+        final Path last = segments.get(segments.size() - 1);
+        try (RandomAccessFile file = new RandomAccessFile(last.toFile(), "rw"))
+        {
+            file.setLength(file.length() - 3);
+        }
+
+        final NoticeCensus whole = new JournalReader(dir).countNotices(segments, false, NoticeCensus.CHUNK_BYTES);
+        for (final int chunk : new int[] {NoticeCensus.RECORD_READ, NoticeCensus.RECORD_READ + 1, 64, 100, 333, 4_096})
+        {
+            for (final boolean split : new boolean[] {false, true})
+            {
+                final NoticeCensus census = new JournalReader(dir).countNotices(segments, split, chunk);
+                for (int shard = 0; shard < 4; shard++)
+                {
+                    assertThat(census.expected(shard)).as("by %d bytes, shard %d", chunk, shard).isEqualTo(whole.expected(shard));
+                }
+            }
+        }
+        assertThat(whole.expected(0) + whole.expected(1) + whole.expected(2) + whole.expected(3)).isGreaterThan(100);
+    }
+
+    @Test
+    void shouldRefuseABufferTooSmallForARecordsHeadAndANotice()
+    {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+            .isThrownBy(() -> NoticeCensus.count(new JournalHeader(1, FOUR_SECOND_WINDOW), List.of(), false, NoticeCensus.RECORD_READ - 1))
+            .withMessageContaining(NoticeCensus.RECORD_READ + " bytes or more, not " + (NoticeCensus.RECORD_READ - 1));
     }
 
     @Test
@@ -134,8 +193,8 @@ class NoticeCensusTest
         final List<Path> segments = JournalReader.segments(dir);
         assertThat(segments).hasSize(2);
 
-        assertThat(new JournalReader(dir).countNotices(segments, false).expected(0)).isEqualTo(2_000);
-        assertThat(new JournalReader(dir).countNotices(segments, true).expected(0)).isEqualTo(2_000);
+        assertThat(new JournalReader(dir).countNotices(segments, false, NoticeCensus.CHUNK_BYTES).expected(0)).isEqualTo(2_000);
+        assertThat(new JournalReader(dir).countNotices(segments, true, NoticeCensus.CHUNK_BYTES).expected(0)).isEqualTo(2_000);
     }
 
     @Test
