@@ -34,7 +34,7 @@ class ShardedPacingPropertyTest
 
     @ParameterizedTest
     @MethodSource("seeds")
-    void shouldNeverLetABidPassTheBudgetAndShouldReplayIdentically(final long seed)
+    void shouldNeverLetABidPassTheBudgetNorALossRaiseCommittedMoneyAndShouldReplayIdentically(final long seed)
     {
         final List<Op> ops = generate(seed);
         final Outcome first = run(ops, seed);
@@ -162,7 +162,19 @@ class ShardedPacingPropertyTest
                         lateWinNanos[(int)op.campaignId()] += Money.impressionCostNanos(op.amount());
                     }
                 }
-                case LOSS -> shard.loss(op.requestId(), op.campaignId(), op.atMillis());
+                case LOSS ->
+                {
+                    final CampaignSnapshot before = shard.snapshot(op.campaignId());
+                    shard.loss(op.requestId(), op.campaignId(), op.atMillis());
+                    final CampaignSnapshot after = shard.snapshot(op.campaignId());
+                    if (before != null)
+                    {
+                        // the replay's audit reads no book at a loss for the peak of spent + reserved
+                        assertThat(after.spentNanos() + after.reservedNanos())
+                            .as("seed %d: campaign %d's committed money after LOSS %d", seed, op.campaignId(), op.requestId())
+                            .isLessThanOrEqualTo(before.spentNanos() + before.reservedNanos());
+                    }
+                }
                 case DEFINE -> shard.define(definition(op.campaignId(), op.amount(), seed), op.atMillis());
                 default ->
                 {
