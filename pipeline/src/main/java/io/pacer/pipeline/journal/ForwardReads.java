@@ -8,13 +8,15 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * A file's bytes read forward in chunks into one direct buffer, reused from file to file, for a
- * walk that reads a few bytes of each record and skips the rest.
+ * A file's bytes read forward in chunks into one direct buffer, reused from file to file: the
+ * journal's readers (the replay's, each segment's checker, the notice census) walk their segments
+ * through one each.
  *
  * <p>Why not a mapping: the first touch of each page of a mapping costs the kernel a page-table
  * entry, and on a virtual machine like the one this was measured on that is most of the cost of a
  * pass. Walking a 256 MB segment through a fresh mapping took ~145 ms; reading the same segment
  * from the page cache into a 1 MB buffer took ~22 ms, and the buffer's own pages are touched once.
+ * A replay's checkers took those page faults for the replay, on the core its compiler needs.
  */
 final class ForwardReads
 {
@@ -47,6 +49,12 @@ final class ForwardReads
     UnsafeBuffer bytes()
     {
         return bytes;
+    }
+
+    /** A view of the buffer in the journal's byte order, with a position and limit of its own. */
+    ByteBuffer view()
+    {
+        return chunk.duplicate().order(JournalFormat.ORDER);
     }
 
     /**

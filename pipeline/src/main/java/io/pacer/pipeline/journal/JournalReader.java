@@ -72,8 +72,14 @@ public final class JournalReader
     private final DirectBufferDataInput definitionIn = new DirectBufferDataInput(new UnsafeBuffer(new byte[0]));
     private final JournalRecord record = new JournalRecord();
     private final CRC32C crc = new CRC32C();
-    /** The mapped segment being read, for the generated codecs. */
+    /**
+     * What the generated codecs read: a segment's mapping while its header is read, then the
+     * buffer its records are read through ({@link #reads}).
+     */
     private final UnsafeBuffer segment = new UnsafeBuffer(0, 0);
+    /** The buffer the segments' records are read through, and each checker's size of one. */
+    private int chunkBytes = CHUNK_BYTES;
+    private ForwardReads reads;
     private final SegmentHeaderDecoder segmentHeader = new SegmentHeaderDecoder();
     private final RecordHeaderDecoder recordHeader = new RecordHeaderDecoder();
     private final BidRecordDecoder bidRecord = new BidRecordDecoder();
@@ -92,6 +98,11 @@ public final class JournalReader
     private @EpochMillis long countUntilMillis = Units.MAX_INSTANT;
     /** The notices of the segments being read, counted before the first record; null when not counted. */
     private NoticeCensus census;
+
+    /** The bytes a read reads its segments by: the replay's thread, and each segment's checker. */
+    static final int CHUNK_BYTES = 1 << 20;
+    /** The fewest {@link #readingBy} takes: the longest record. */
+    static final int MIN_CHUNK_BYTES = JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.MAX_PAYLOAD;
 
     public JournalReader(final Path dir)
     {
@@ -296,8 +307,17 @@ public final class JournalReader
             final int version = start.version();
             final JournalHeader header = start.header();
             int position = start.recordsAt();
+            // the mapping stays for the rare record the checker could not pass; the records are read
+            // through a buffer (see ForwardReads)
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
-            final SegmentChecker checker = new SegmentChecker(map, position, size, "pacer-journal-check " + file.getFileName());
+            if (reads == null)
+            {
+                reads = new ForwardReads(chunkBytes);
+            }
+            reads.open(channel, size);
+            segment.wrap(reads.bytes());
+            final SegmentChecker checker = new SegmentChecker(file, position, size, chunkBytes,
+                "pacer-journal-check " + file.getFileName());
             try
             {
                 long checkedTo = position;
@@ -371,17 +391,17 @@ public final class JournalReader
     }
 
     /**
-     * Whether the record at {@code position} (whole, its CRC checked) is below {@code fromSequence},
+     * Whether the record at offset {@code at} of {@link #segment} (whole, its CRC checked) is below {@code fromSequence},
      * which a snapshot covers, and not a gateway's name (which later records refer to): then only
      * {@link #record}'s sequence is read, and the record is not handed over.
      */
-    private boolean covered(final int position, final long fromSequence)
+    private boolean covered(final int at, final long fromSequence)
     {
         if (fromSequence <= 0)
         {
             return false;
         }
-        recordHeader.wrap(segment, position + JournalFormat.RECORD_HEADER_LENGTH);
+        recordHeader.wrap(segment, at + JournalFormat.RECORD_HEADER_LENGTH);
         if (recordHeader.sequence() >= fromSequence || recordHeader.typeRaw() == RecordType.GATEWAY.value())
         {
             return false;
@@ -391,22 +411,24 @@ public final class JournalReader
     }
 
     /**
-     * Decodes the checked record at {@code position}, checks its sequence and hands it over unless
-     * it is a gateway's name or a snapshot covers it.
+     * Decodes the checked record at {@code position} (read through {@link #reads}), checks its
+     * sequence and hands it over unless it is a gateway's name or a snapshot covers it.
      *
      * @return the position of the next record
      */
     private int applyRecord(final Path file, final int position, final int version, final long fromSequence,
-        final JournalHeader header, final RecordHandler handler)
+        final JournalHeader header, final RecordHandler handler) throws IOException
     {
-        final int length = segment.getInt(position, JournalFormat.ORDER);
+        final int length = segment.getInt(reads.at(position, JournalFormat.RECORD_HEADER_LENGTH), JournalFormat.ORDER);
+        // where the record lies in the buffer, whole
+        final int at = reads.at(position, JournalFormat.RECORD_HEADER_LENGTH + length);
         // a record the snapshot covers, checked like every record, is not decoded (a million
         // campaign updates took most of a restart's replay); a gateway's name still is
-        final boolean covered = covered(position, fromSequence);
+        final boolean covered = covered(at, fromSequence);
         final boolean input;
         try
         {
-            input = covered || decode(position + JournalFormat.RECORD_HEADER_LENGTH, length, version);
+            input = covered || decode(at + JournalFormat.RECORD_HEADER_LENGTH, length, version);
         }
         catch (final UnreadableDefinitionException ex)
         {
@@ -633,6 +655,23 @@ public final class JournalReader
             names.add(null);
         }
         names.set(id, name);
+    }
+
+    /**
+     * Reads the segments by {@code chunkBytes} (at least {@link #MIN_CHUNK_BYTES}) instead of
+     * {@link #CHUNK_BYTES}: tests make records straddle the buffer's ends.
+     *
+     * @return this reader
+     */
+    JournalReader readingBy(final int chunkBytes)
+    {
+        if (chunkBytes < MIN_CHUNK_BYTES)
+        {
+            throw new IllegalArgumentException("a reader reads by " + MIN_CHUNK_BYTES + " bytes or more, not " + chunkBytes);
+        }
+        this.chunkBytes = chunkBytes;
+        this.reads = null;
+        return this;
     }
 
     /**

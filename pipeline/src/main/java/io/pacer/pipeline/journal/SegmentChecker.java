@@ -4,25 +4,31 @@ import io.pacer.pipeline.PacerThreads;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
- * Checks the framing and CRC of one mapped segment's records on a thread of its own, ahead of the
+ * Checks the framing and CRC of one segment's records on a thread of its own, ahead of the
  * {@link JournalReader} that applies them: the reader asks how far the records are known good
  * and checks nothing itself before that point. The checker stops at the first record it cannot
  * pass; the reader reaches it, checks it itself and decides whether it is the torn tail or
  * corruption, so records are still handed over one by one, in order, and a bad one exactly as
- * before. CRC32C over the records was a tenth of a replay's time on its one thread.
+ * before. CRC32C over the records was a tenth of a replay's time on its one thread. It reads the
+ * segment through a buffer of its own ({@link ForwardReads}), as the reader does.
  */
 final class SegmentChecker implements Runnable
 {
     /** How many records pass between two publications of {@link #checkedTo}. */
     private static final int PUBLISH_EVERY = 256;
 
-    private final ByteBuffer view;
+    private final Path file;
     private final long size;
     private final int start;
+    private final int chunkBytes;
     private final Thread thread;
     /** Every record before this offset is whole and its CRC matches. */
     private volatile long checkedTo;
@@ -30,15 +36,17 @@ final class SegmentChecker implements Runnable
     private volatile boolean stop;
 
     /**
-     * Starts checking {@code map}'s records from {@code start}, its first record, to {@code size}.
+     * Starts checking {@code file}'s records from {@code start}, its first record, to {@code size},
+     * reading it by {@code chunkBytes} (a whole record or more).
      *
      * @param name the thread's name
      */
-    SegmentChecker(final ByteBuffer map, final int start, final long size, final String name)
+    SegmentChecker(final Path file, final int start, final long size, final int chunkBytes, final String name)
     {
-        this.view = map.duplicate().order(JournalFormat.ORDER);
+        this.file = file;
         this.start = start;
         this.size = size;
+        this.chunkBytes = chunkBytes;
         this.checkedTo = start;
         this.thread = PacerThreads.thread(name, this);
         thread.start();
@@ -47,25 +55,43 @@ final class SegmentChecker implements Runnable
     @Override
     public void run()
     {
-        final CRC32C crc = new CRC32C();
-        final ByteBuffer frame = view.duplicate().order(JournalFormat.ORDER);
         int position = start;
-        int records = 0;
-        try
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
-            while (!stop && position < size && problem(view, position, size, frame, crc) == null)
+            final CRC32C crc = new CRC32C();
+            final ForwardReads reads = new ForwardReads(chunkBytes);
+            reads.open(channel, size);
+            final ByteBuffer chunk = reads.view();
+            final ByteBuffer frame = reads.view();
+            int records = 0;
+            while (!stop && size - position >= JournalFormat.RECORD_HEADER_LENGTH)
             {
-                position += JournalFormat.RECORD_HEADER_LENGTH + view.getInt(position);
+                final int length = chunk.getInt(reads.at(position, JournalFormat.RECORD_HEADER_LENGTH));
+                if (!isFramed(position, length, size))
+                {
+                    break;
+                }
+                final int at = reads.at(position, JournalFormat.RECORD_HEADER_LENGTH + length);
+                // the segment's size as an offset in the buffer, which holds the record whole
+                if (problem(chunk, at, size - position + at, frame, crc) != null)
+                {
+                    break;
+                }
+                position += JournalFormat.RECORD_HEADER_LENGTH + length;
                 if (++records == PUBLISH_EVERY)
                 {
                     records = 0;
                     checkedTo = position;
                 }
             }
-            checkedTo = position;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // stops here: the reader reaches this record, checks it itself and reports what it finds
         }
         finally
         {
+            checkedTo = position;
             done = true;
         }
     }
@@ -109,7 +135,9 @@ final class SegmentChecker implements Runnable
      * Null if the record at {@code position} of {@code map} is whole and its CRC matches, else the
      * problem.
      *
-     * @param frame a view of the same segment whose limit and position this moves
+     * @param map   the segment, or a buffer holding part of it
+     * @param size  where the segment ends, as an offset in {@code map}
+     * @param frame a view of the same buffer whose limit and position this moves
      */
     static String problem(final ByteBuffer map, final int position, final long size, final ByteBuffer frame,
         final CRC32C crc)

@@ -341,6 +341,99 @@ class JournalTest
     }
 
     @Test
+    void shouldReadTheSameRecordsWhateverBufferTheSegmentsAreReadThrough() throws Exception
+    {
+        // ~1.5 MB over segments of 256 KB: read by the shortest buffer a record fits in, records
+        // straddle its end in every segment, at every offset the record lengths come to
+        try (JournalWriter w = writer(1 << 18, 0))
+        {
+            for (int i = 0; i < 4_000; i++)
+            {
+                writeFive(w);
+            }
+        }
+        assertThat(JournalReader.segments(dir)).hasSizeGreaterThan(4);
+        final List<String> whole = readThrough(new JournalReader(dir), 0);
+        assertThat(whole).hasSize(20_000);
+        for (final int chunk : new int[] {JournalReader.MIN_CHUNK_BYTES, JournalReader.MIN_CHUNK_BYTES + 7, 100_003})
+        {
+            assertThat(readThrough(new JournalReader(dir).readingBy(chunk), 0)).as("by %d bytes", chunk).isEqualTo(whole);
+            assertThat(readThrough(new JournalReader(dir).readingBy(chunk), 12_345)).as("by %d bytes, from 12,345", chunk)
+                .isEqualTo(whole.subList(12_345, whole.size()));
+        }
+        assertThatThrownBy(() -> new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES - 1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes or more");
+    }
+
+    @Test
+    void shouldFindCorruptionAndATornTailPastTheFirstBufferFull() throws Exception
+    {
+        final long[] offsets = writeFives(1_000);
+        final Path segment = JournalReader.segments(dir).get(0);
+        assertThat(Files.size(segment)).isGreaterThan(3L * JournalReader.MIN_CHUNK_BYTES);
+        final int damaged = 4_321;
+        assertThat(offsets[damaged]).isGreaterThan(2L * JournalReader.MIN_CHUNK_BYTES);
+        flipABit(segment, offsets[damaged] + 20);
+        final List<Long> handed = new ArrayList<>();
+        assertThatThrownBy(() -> new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES).read((r, h) -> handed.add(r.sequence()), true))
+            .isInstanceOfSatisfying(JournalCorruptException.class, ex ->
+            {
+                assertThat(ex.offset()).isEqualTo(offsets[damaged]);
+                assertThat(ex.getMessage()).contains("CRC mismatch");
+            });
+        assertThat(handed).hasSize(damaged).last().isEqualTo(damaged - 1L);
+        assertNoCheckerThreadLeft();
+
+        flipABit(segment, offsets[damaged] + 20);
+        try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
+        {
+            file.setLength(file.length() - 3);
+        }
+        final JournalReader reader = new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES);
+        reader.read((r, h) -> { }, true);
+        assertThat(reader.records()).isEqualTo(offsets.length - 1);
+        assertThat(reader.tornTailOffset()).isEqualTo(offsets[offsets.length - 1]);
+        assertThat(Files.size(segment)).isEqualTo(offsets[offsets.length - 1]);
+    }
+
+    @Test
+    void shouldCheckASegmentWholeWhateverBufferItsCheckerReadsThrough() throws Exception
+    {
+        // a checker that stops early costs only speed (the reader checks the rest itself), so its
+        // own reach is asserted here
+        final long[] offsets = writeFives(1_000);
+        final Path segment = JournalReader.segments(dir).get(0);
+        final long size = Files.size(segment);
+        for (final int chunk : new int[] {JournalReader.MIN_CHUNK_BYTES, JournalReader.MIN_CHUNK_BYTES + 7})
+        {
+            assertThat(checkedTo(segment, (int)offsets[0], size, chunk)).as("by %d bytes", chunk).isEqualTo(size);
+        }
+        flipABit(segment, offsets[4_321] + 20);
+        assertThat(checkedTo(segment, (int)offsets[0], size, JournalReader.MIN_CHUNK_BYTES)).isEqualTo(offsets[4_321]);
+    }
+
+    private static long checkedTo(final Path segment, final int start, final long size, final int chunkBytes)
+    {
+        final SegmentChecker checker = new SegmentChecker(segment, start, size, chunkBytes, "pacer-journal-check test");
+        try
+        {
+            return checker.awaitPast((int)size - 1);
+        }
+        finally
+        {
+            checker.close();
+        }
+    }
+
+    private static List<String> readThrough(final JournalReader reader, final long fromSequence)
+    {
+        final List<String> records = new ArrayList<>();
+        reader.read((r, header) -> records.add(r.sequence() + " " + r.type().name() + " " + r.epochMillis() + " " +
+            r.requestId() + " " + r.campaignId() + " " + r.cpmMicros() + " " + r.reason() + " " + r.definitionJson()), false, fromSequence);
+        return records;
+    }
+
+    @Test
     void shouldStopTheSegmentCheckerWhenTheHandlerFails() throws Exception
     {
         writeFiveHundred();
@@ -357,15 +450,21 @@ class JournalTest
     /** 500 records in one segment; returns where each starts. */
     private long[] writeFiveHundred() throws Exception
     {
+        return writeFives(100);
+    }
+
+    /** {@link #writeFive} {@code times} times, in one segment; returns where each record starts. */
+    private long[] writeFives(final int times) throws Exception
+    {
         try (JournalWriter w = writer(1 << 24, 0))
         {
-            for (int i = 0; i < 100; i++)
+            for (int i = 0; i < times; i++)
             {
                 writeFive(w);
             }
         }
         final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(JournalReader.segments(dir).get(0))).order(JournalFormat.ORDER);
-        final long[] offsets = new long[500];
+        final long[] offsets = new long[5 * times];
         int position = JournalFormat.headerLength(PacingPolicy.DEFAULT);
         for (int i = 0; i < offsets.length; i++)
         {
