@@ -76,9 +76,11 @@ public final class AuditReport implements JournalReplay.Observer
             senders.count(record);
         }
         final int row = audits.row(record.campaignId());
-        // a loss releases a reservation or nothing: spent + reserved never rises at one, so the
-        // book (a second lookup of the record's campaign) is not read for it
-        final CampaignBook book = record.type() == EventType.LOSS_NOTICE ? null : shard.campaign(record.campaignId());
+        // a loss releases a reservation or nothing: spent + reserved never rises at one, so the book
+        // (a second lookup of the record's campaign) is not read for it, unless a gateway filter
+        // leaves out the other gateways' bids, after which this loss may be the first look
+        final CampaignBook book = record.type() == EventType.LOSS_NOTICE && filter.gateway() == null ? null :
+            shard.campaign(record.campaignId());
         if (book != null)
         {
             audits.peakCommitted(row, Money.saturatingAdd(book.spentNanos(), book.reservedNanos()));

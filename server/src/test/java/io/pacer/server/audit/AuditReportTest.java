@@ -5,6 +5,7 @@ import io.pacer.model.CampaignStatus;
 import io.pacer.model.PacingMode;
 import io.pacer.model.PacingPolicy;
 import io.pacer.model.PacingShard;
+import io.pacer.pipeline.GatewayIds;
 import io.pacer.pipeline.journal.JournalReader;
 import io.pacer.pipeline.journal.JournalRecord;
 import io.pacer.pipeline.journal.JournalReplay;
@@ -75,6 +76,38 @@ class AuditReportTest
         final String report = json(touched, journal, replay);
         assertThat(report).contains("{\"id\":\"" + campaigns + "\",\"known\":true", "\"known\":false");
         assertThat(report).isEqualTo(json(untouched, journal, plain));
+    }
+
+    @Test
+    void shouldCountAnotherGatewaysBidInThePeakSeenAtAFilteredGatewaysLoss() throws Exception
+    {
+        // gateway "other" reserves 0.4 of campaign 7's budget and its answer stays open; "feed"
+        // bids and loses: an audit of "feed" alone first looks at the book after other's bid at
+        // feed's loss, which must look
+        final Path journal = Files.createDirectories(dir.resolve("journal"));
+        final long t = Instant.parse("2026-03-08T12:00:00Z").toEpochMilli();
+        final GatewayIds gateways = new GatewayIds();
+        final int feed = gateways.register("feed");
+        final int other = gateways.register("other");
+        try (JournalWriter w = new JournalWriter(journal, 0, 1, PacingPolicy.DEFAULT, 1 << 24,
+            JournalWriter.FsyncPolicy.NEVER, 100, gateways))
+        {
+            w.define(Units.epochMillis(t), new CampaignDefinition(7, 1_000_000L, 0, Instant.parse("2026-01-01T00:00:00Z"),
+                Instant.parse("2027-01-01T00:00:00Z"), ZoneId.of("UTC"), 0, PacingMode.ASAP, CampaignStatus.ACTIVE));
+            w.bid(Units.epochMillis(t + 1), 1, 7, Units.cpmMicros(100_000_000), 0, feed);
+            w.bid(Units.epochMillis(t + 2), 2, 7, Units.cpmMicros(400_000_000), 0, other);
+            w.notice(false, Units.epochMillis(t + 3), 1, 7, Units.cpmMicros(0), feed);
+            w.endOfBatch();
+        }
+        final AuditReport all = new AuditReport(EVERYTHING, null);
+        final JournalReplay replayAll = JournalReplay.ofJournal(new JournalReader(journal), all);
+        final AuditReport feedOnly = new AuditReport(new RecordFilter(null, "feed", Units.MIN_INSTANT, Units.MAX_INSTANT), null);
+        final JournalReplay replayFeed = JournalReplay.ofJournal(new JournalReader(journal), feedOnly);
+
+        // 0.1 + 0.4 reserved at once; feed's own records see 0.1 at its bid and, after its loss
+        // released that, other's 0.4 (not 0.1, as if its loss were skipped)
+        assertThat(json(all, journal, replayAll)).contains("\"peakCommittedNanos\":500000000");
+        assertThat(json(feedOnly, journal, replayFeed)).contains("\"peakCommittedNanos\":400000000");
     }
 
     private static String json(final AuditReport audit, final Path journal, final JournalReplay replay)
