@@ -8,7 +8,7 @@
 #   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
 #   bench/million.sh JAR JAR:-XX:+UseTransparentHugePages   # JVM options for the server after a colon, comma-separated
-#   SPREAD=1 bench/million.sh JAR                  # each pair also loads the 1M server with the 1k load
+#   SPREAD=1 bench/million.sh JAR                  # then PAIRS more: the 1M server under the 1k load, the 1k server
 #
 # The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
 # (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
@@ -56,7 +56,7 @@ PY
 }
 
 run() { # JAR[:OPTION,OPTION...]
-  local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID PID1M first restart e1 e2 empty loaded rss heap t1m="" t1k="" t1m1k="" s p
+  local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID PID1M first restart e1 e2 empty loaded rss heap t1m="" t1k="" t1m1k="" t1k2="" s p
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
   opts="$(pacer_jvm_options java "$jar") $opts"
   local GP=19400 AP=19401 # this server's gateway and admin ports
@@ -83,16 +83,17 @@ run() { # JAR[:OPTION,OPTION...]
   PID1M=$PID; H="$work/home1k" GP=19410 AP=19411
   rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
   serve; up
-  for _ in $(seq 1 "${PAIRS:-3}"); do
-    t1m+="$(load 19400 1000000) "; t1k+="$(load 19410 1000) "
-    # SPREAD=1: the 1M server under the 1k load too, which tells the server's size from the load's spread
-    if [ "${SPREAD:-0}" = 1 ]; then t1m1k+="$(load 19400 1000) "; fi
-  done
+  for _ in $(seq 1 "${PAIRS:-3}"); do t1m+="$(load 19400 1000000) "; t1k+="$(load 19410 1000) "; done
+  # SPREAD=1: then the 1M server under the 1k load and the 1k server again, alternating, which tells
+  # the server's size from the load's spread (after the pairs, so that they run as without it)
+  if [ "${SPREAD:-0}" = 1 ]; then
+    for _ in $(seq 1 "${PAIRS:-3}"); do t1m1k+="$(load 19400 1000) "; t1k2+="$(load 19410 1000) "; done
+  fi
   stop; PID=$PID1M; stop
   p=$(python3 -c 'import statistics,sys; m,k=[list(map(float,a.split())) for a in sys.argv[1:]]; print("%.2f" % statistics.median(a/b for a,b in zip(m,k)))' "$t1m" "$t1k")
   echo "$spec first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
     "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=${t1m// /,} decisions_1k=${t1k// /,} ratio_median=$p" \
-    ${t1m1k:+"decisions_1m_server_1k_load=${t1m1k// /,}"}
+    ${t1m1k:+"decisions_1m_server_1k_load=${t1m1k// /,} decisions_1k_again=${t1k2// /,}"}
 }
 
 for _ in $(seq 1 "$RUNS"); do

@@ -63,6 +63,7 @@ final class ForwardReads
      * buffer does not hold them, it reads from {@code position}, so positions only ever go forward.
      *
      * @throws EOFException if the file ends before the size it was opened with
+     * @throws IllegalArgumentException if {@code length} is more than the buffer holds
      */
     int at(final long position, final int length) throws IOException
     {
@@ -71,12 +72,18 @@ final class ForwardReads
         {
             return (int)offset;
         }
-        fill(position);
+        fill(position, length);
         return 0;
     }
 
-    private void fill(final long position) throws IOException
+    private void fill(final long position, final int length) throws IOException
     {
+        if (length > chunk.capacity())
+        {
+            throw new IllegalArgumentException(length + " bytes asked for at once, more than the " + chunk.capacity() + " held");
+        }
+        // nothing is held until the read is whole: a read that fails leaves no stale bytes to answer from
+        limit = 0;
         chunk.clear().limit((int)Math.min(chunk.capacity(), Math.max(0, size - position)));
         while (chunk.hasRemaining())
         {

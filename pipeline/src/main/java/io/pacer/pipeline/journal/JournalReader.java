@@ -36,8 +36,9 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * Reads a journal directory in order, memory-mapping each segment and checking every record's
- * CRC (a {@link SegmentChecker} per segment does that ahead of the records handed over). A record
+ * Reads a journal directory in order, each segment's records through a buffer ({@link ForwardReads};
+ * the segment is mapped for its header only), checking every record's CRC (a
+ * {@link SegmentChecker} per segment does that ahead of the records handed over). A record
  * cut short or failing its CRC at the very end of the last segment is a torn tail (a crash
  * mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any other bad
  * record is corruption: {@link JournalCorruptException} with its file and offset.
@@ -67,6 +68,11 @@ public final class JournalReader
         void onRecord(JournalRecord record, JournalHeader header);
     }
 
+    /** The bytes a read reads its segments by: the replay's thread, and each segment's checker. */
+    static final int CHUNK_BYTES = 1 << 20;
+    /** The fewest {@link #readingBy} takes: the longest record. */
+    static final int MIN_CHUNK_BYTES = JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.MAX_PAYLOAD;
+
     private final Path dir;
     /** Where a version 5 campaign update's definition is read from, through {@code CampaignDefinition.read}. */
     private final DirectBufferDataInput definitionIn = new DirectBufferDataInput(new UnsafeBuffer(new byte[0]));
@@ -77,9 +83,12 @@ public final class JournalReader
      * buffer its records are read through ({@link #reads}).
      */
     private final UnsafeBuffer segment = new UnsafeBuffer(0, 0);
-    /** The buffer the segments' records are read through, and each checker's size of one. */
+    /** How many bytes {@link #reads} and {@link #checkReads} hold. */
     private int chunkBytes = CHUNK_BYTES;
+    /** The buffer this thread reads the segments' records through; made at the first segment. */
     private ForwardReads reads;
+    /** The buffer each segment's checker reads through in turn (one checker runs at a time). */
+    private ForwardReads checkReads;
     private final SegmentHeaderDecoder segmentHeader = new SegmentHeaderDecoder();
     private final RecordHeaderDecoder recordHeader = new RecordHeaderDecoder();
     private final BidRecordDecoder bidRecord = new BidRecordDecoder();
@@ -99,10 +108,6 @@ public final class JournalReader
     /** The notices of the segments being read, counted before the first record; null when not counted. */
     private NoticeCensus census;
 
-    /** The bytes a read reads its segments by: the replay's thread, and each segment's checker. */
-    static final int CHUNK_BYTES = 1 << 20;
-    /** The fewest {@link #readingBy} takes: the longest record. */
-    static final int MIN_CHUNK_BYTES = JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.MAX_PAYLOAD;
 
     public JournalReader(final Path dir)
     {
@@ -313,10 +318,12 @@ public final class JournalReader
             if (reads == null)
             {
                 reads = new ForwardReads(chunkBytes);
+                checkReads = new ForwardReads(chunkBytes);
             }
             reads.open(channel, size);
             segment.wrap(reads.bytes());
-            final SegmentChecker checker = new SegmentChecker(file, position, size, chunkBytes,
+            // closed (its thread joined) before the next segment's checker takes the same buffer
+            final SegmentChecker checker = new SegmentChecker(file, position, size, checkReads,
                 "pacer-journal-check " + file.getFileName());
             try
             {
@@ -671,6 +678,7 @@ public final class JournalReader
         }
         this.chunkBytes = chunkBytes;
         this.reads = null;
+        this.checkReads = null;
         return this;
     }
 

@@ -79,11 +79,11 @@ public final class NoticeCensus
      * from {@link #firstBucket}: what {@link #append} needs of the later half of a split census.
      */
     private final int[][] head;
-    private final ForwardReads reads;
+    private final int chunkBytes;
 
     private NoticeCensus(final int shards, final long windowMillis, final int chunkBytes)
     {
-        this.reads = new ForwardReads(chunkBytes);
+        this.chunkBytes = chunkBytes;
         this.router = new ShardRouter(shards);
         this.bucketMillis = Math.max(1, windowMillis / 8);
         this.span = windowMillis <= 0 ? 0 :
@@ -228,9 +228,11 @@ public final class NoticeCensus
     {
         try
         {
+            // made here, not kept: a census outlives its count (the replay keeps it), its buffer need not
+            final ForwardReads reads = new ForwardReads(chunkBytes);
             for (final Segment segment : segments)
             {
-                if (!count(segment))
+                if (!count(segment, reads))
                 {
                     return false;
                 }
@@ -245,7 +247,7 @@ public final class NoticeCensus
     }
 
     /** @return whether every record of the segment could be read */
-    private boolean count(final Segment segment) throws IOException
+    private boolean count(final Segment segment, final ForwardReads reads) throws IOException
     {
         try (FileChannel channel = FileChannel.open(segment.file(), StandardOpenOption.READ))
         {

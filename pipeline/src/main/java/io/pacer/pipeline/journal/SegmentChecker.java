@@ -28,7 +28,7 @@ final class SegmentChecker implements Runnable
     private final Path file;
     private final long size;
     private final int start;
-    private final int chunkBytes;
+    private final ForwardReads reads;
     private final Thread thread;
     /** Every record before this offset is whole and its CRC matches. */
     private volatile long checkedTo;
@@ -37,16 +37,17 @@ final class SegmentChecker implements Runnable
 
     /**
      * Starts checking {@code file}'s records from {@code start}, its first record, to {@code size},
-     * reading it by {@code chunkBytes} (a whole record or more).
+     * reading it through {@code reads} (which holds a whole record or more), which no other thread
+     * uses until {@link #close} returns.
      *
      * @param name the thread's name
      */
-    SegmentChecker(final Path file, final int start, final long size, final int chunkBytes, final String name)
+    SegmentChecker(final Path file, final int start, final long size, final ForwardReads reads, final String name)
     {
         this.file = file;
         this.start = start;
         this.size = size;
-        this.chunkBytes = chunkBytes;
+        this.reads = reads;
         this.checkedTo = start;
         this.thread = PacerThreads.thread(name, this);
         thread.start();
@@ -59,7 +60,6 @@ final class SegmentChecker implements Runnable
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
             final CRC32C crc = new CRC32C();
-            final ForwardReads reads = new ForwardReads(chunkBytes);
             reads.open(channel, size);
             final ByteBuffer chunk = reads.view();
             final ByteBuffer frame = reads.view();

@@ -410,11 +410,18 @@ class JournalTest
         }
         flipABit(segment, offsets[4_321] + 20);
         assertThat(checkedTo(segment, (int)offsets[0], size, JournalReader.MIN_CHUNK_BYTES)).isEqualTo(offsets[4_321]);
+        flipABit(segment, offsets[4_321] + 20);
+        // told the segment is longer than the file: the read past its end fails, and the checker
+        // stops where that read began, a record it had not passed yet
+        final long stopped = checkedTo(segment, (int)offsets[0], size + 100, JournalReader.MIN_CHUNK_BYTES);
+        assertThat(stopped).isLessThan(size).isGreaterThan(size - JournalReader.MIN_CHUNK_BYTES);
+        assertThat(Arrays.binarySearch(offsets, stopped)).as("a record's start").isNotNegative();
+        assertNoCheckerThreadLeft();
     }
 
     private static long checkedTo(final Path segment, final int start, final long size, final int chunkBytes)
     {
-        final SegmentChecker checker = new SegmentChecker(segment, start, size, chunkBytes, "pacer-journal-check test");
+        final SegmentChecker checker = new SegmentChecker(segment, start, size, new ForwardReads(chunkBytes), "pacer-journal-check test");
         try
         {
             return checker.awaitPast((int)size - 1);
