@@ -79,16 +79,17 @@ public final class JournalReader
     private final JournalRecord record = new JournalRecord();
     private final CRC32C crc = new CRC32C();
     /**
-     * What the generated codecs read: a segment's mapping while its header is read, then the
-     * buffer its records are read through ({@link #reads}).
+     * What the generated codecs read: a segment's mapping while its header is read, then each
+     * chunk its checker hands over ({@link #chunks}), then, where the checker stopped, the buffer
+     * this thread reads through ({@link #reads}).
      */
     private final UnsafeBuffer segment = new UnsafeBuffer(0, 0);
-    /** How many bytes {@link #reads} and {@link #checkReads} hold. */
+    /** How many bytes {@link #reads} and each of {@link #chunks} hold. */
     private int chunkBytes = CHUNK_BYTES;
-    /** The buffer this thread reads the segments' records through; made at the first segment. */
+    /** The buffer this thread reads a segment's records through where its checker stopped; made at the first segment. */
     private ForwardReads reads;
-    /** The buffer each segment's checker reads through in turn (one checker runs at a time). */
-    private ForwardReads checkReads;
+    /** The chunks each segment's checker hands its records over in, in turn (one checker runs at a time). */
+    private CheckedChunks chunks;
     private final SegmentHeaderDecoder segmentHeader = new SegmentHeaderDecoder();
     private final RecordHeaderDecoder recordHeader = new RecordHeaderDecoder();
     private final BidRecordDecoder bidRecord = new BidRecordDecoder();
@@ -318,24 +319,36 @@ public final class JournalReader
             if (reads == null)
             {
                 reads = new ForwardReads(chunkBytes);
-                checkReads = new ForwardReads(chunkBytes);
+                chunks = new CheckedChunks(chunkBytes);
             }
             reads.open(channel, size);
-            segment.wrap(reads.bytes());
-            // closed (its thread joined) before the next segment's checker takes the same buffer
-            final SegmentChecker checker = new SegmentChecker(file, position, size, checkReads,
+            // closed (its thread joined) before the next segment's checker takes the same chunks
+            final SegmentChecker checker = new SegmentChecker(file, position, size, chunks,
                 "pacer-journal-check " + file.getFileName());
             try
             {
-                long checkedTo = position;
+                // the checked chunks, each starting where the one before ended, as long as the checker hands them over
+                for (long n = 0; ; n++)
+                {
+                    final int slot = checker.awaitChunk(n);
+                    if (slot < 0)
+                    {
+                        break;
+                    }
+                    segment.wrap(chunks.view(slot));
+                    final long startsAt = chunks.startsAt(slot);
+                    final long end = chunks.checkedTo(slot);
+                    while (position < end)
+                    {
+                        position = applyRecord(file, position, (int)(position - startsAt), version, fromSequence, header, handler);
+                    }
+                    checker.release(n + 1);
+                }
+                // where the checker stopped, the reader looks itself, and tells a torn tail from corruption
+                segment.wrap(reads.bytes());
                 while (position < size)
                 {
-                    if (position >= checkedTo)
-                    {
-                        checkedTo = checker.awaitPast(position);
-                    }
-                    // where the checker stopped, the reader looks itself, and tells a torn tail from corruption
-                    final String problem = position < checkedTo ? null : SegmentChecker.problem(map, position, size, view, crc);
+                    final String problem = SegmentChecker.problem(map, position, size, view, crc);
                     if (problem != null)
                     {
                         final boolean atTail = last && isTail(map, position, size);
@@ -346,7 +359,9 @@ public final class JournalReader
                         }
                         throw new JournalCorruptException(file, position, problem);
                     }
-                    position = applyRecord(file, position, version, fromSequence, header, handler);
+                    final int length = segment.getInt(reads.at(position, JournalFormat.RECORD_HEADER_LENGTH), JournalFormat.ORDER);
+                    final int at = reads.at(position, JournalFormat.RECORD_HEADER_LENGTH + length);
+                    position = applyRecord(file, position, at, version, fromSequence, header, handler);
                 }
             }
             finally
@@ -418,17 +433,15 @@ public final class JournalReader
     }
 
     /**
-     * Decodes the checked record at {@code position} (read through {@link #reads}), checks its
-     * sequence and hands it over unless it is a gateway's name or a snapshot covers it.
+     * Decodes the checked record at {@code position}, whole at offset {@code at} of {@link #segment},
+     * checks its sequence and hands it over unless it is a gateway's name or a snapshot covers it.
      *
      * @return the position of the next record
      */
-    private int applyRecord(final Path file, final int position, final int version, final long fromSequence,
-        final JournalHeader header, final RecordHandler handler) throws IOException
+    private int applyRecord(final Path file, final int position, final int at, final int version, final long fromSequence,
+        final JournalHeader header, final RecordHandler handler)
     {
-        final int length = segment.getInt(reads.at(position, JournalFormat.RECORD_HEADER_LENGTH), JournalFormat.ORDER);
-        // where the record lies in the buffer, whole
-        final int at = reads.at(position, JournalFormat.RECORD_HEADER_LENGTH + length);
+        final int length = segment.getInt(at, JournalFormat.ORDER);
         // a record the snapshot covers, checked like every record, is not decoded (a million
         // campaign updates took most of a restart's replay); a gateway's name still is
         final boolean covered = covered(at, fromSequence);
@@ -678,7 +691,7 @@ public final class JournalReader
         }
         this.chunkBytes = chunkBytes;
         this.reads = null;
-        this.checkReads = null;
+        this.chunks = null;
         return this;
     }
 

@@ -419,12 +419,52 @@ class JournalTest
         assertNoCheckerThreadLeft();
     }
 
+    @Test
+    void shouldCheckEverySegmentWholeThroughChunksReusedFromSegmentToSegment() throws Exception
+    {
+        // segments that do not end on a chunk's end: a chunk's last fill is short, and the next
+        // segment's checker must not take that for the chunk's size
+        try (JournalWriter w = writer(200_000, 0))
+        {
+            for (int i = 0; i < 4_000; i++)
+            {
+                writeFive(w);
+            }
+        }
+        final List<Path> segments = JournalReader.segments(dir);
+        assertThat(segments).hasSizeGreaterThan(3);
+        final CheckedChunks chunks = new CheckedChunks(JournalReader.MIN_CHUNK_BYTES);
+        for (final Path segment : segments)
+        {
+            final long size = Files.size(segment);
+            assertThat(checkedTo(segment, JournalFormat.headerLength(PacingPolicy.DEFAULT), size, chunks))
+                .as("%s", segment.getFileName()).isEqualTo(size);
+        }
+    }
+
     private static long checkedTo(final Path segment, final int start, final long size, final int chunkBytes)
     {
-        final SegmentChecker checker = new SegmentChecker(segment, start, size, new ForwardReads(chunkBytes), "pacer-journal-check test");
+        return checkedTo(segment, start, size, new CheckedChunks(chunkBytes));
+    }
+
+    private static long checkedTo(final Path segment, final int start, final long size, final CheckedChunks chunks)
+    {
+        final SegmentChecker checker = new SegmentChecker(segment, start, size, chunks, "pacer-journal-check test");
         try
         {
-            return checker.awaitPast((int)size - 1);
+            // taken and released as the reader does, each chunk starting where the one before ended
+            long checkedTo = start;
+            for (long n = 0; ; n++)
+            {
+                final int slot = checker.awaitChunk(n);
+                if (slot < 0)
+                {
+                    return checkedTo;
+                }
+                assertThat(chunks.startsAt(slot)).isEqualTo(checkedTo);
+                checkedTo = chunks.checkedTo(slot);
+                checker.release(n + 1);
+            }
         }
         finally
         {
