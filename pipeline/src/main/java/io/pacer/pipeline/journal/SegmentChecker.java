@@ -62,13 +62,14 @@ final class SegmentChecker implements Runnable
             final CRC32C crc = new CRC32C();
             for (long n = 0; !stop && position < size; n++)
             {
+                // every chunk held by the reader: it wakes this thread as it releases one
                 while (n - released >= CheckedChunks.SLOTS)
                 {
                     if (stop)
                     {
                         return;
                     }
-                    LockSupport.parkNanos(20_000);
+                    LockSupport.park(this);
                 }
                 final int slot = CheckedChunks.slot(n);
                 final ByteBuffer chunk = chunks.buffer(slot);
@@ -161,12 +162,14 @@ final class SegmentChecker implements Runnable
     void release(final long n)
     {
         released = n;
+        LockSupport.unpark(thread);
     }
 
     /** Stops the checker and waits for its thread to end. */
     void close()
     {
         stop = true;
+        LockSupport.unpark(thread);
         try
         {
             thread.join();
