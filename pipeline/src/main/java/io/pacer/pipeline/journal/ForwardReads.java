@@ -9,8 +9,9 @@ import java.nio.channels.FileChannel;
 
 /**
  * A file's bytes read forward in chunks into one direct buffer, reused from file to file: the
- * journal's readers (the replay's, each segment's checker, the notice census) walk their segments
- * through one each.
+ * notice census walks the segments through one, and a {@link JournalReader} reads through one
+ * where a segment's checker stopped (elsewhere it decodes the chunks the checker hands over,
+ * {@link CheckedChunks}, read the same way).
  *
  * <p>Why not a mapping: the first touch of each page of a mapping costs the kernel a page-table
  * entry, and on a virtual machine like the one this was measured on that is most of the cost of a

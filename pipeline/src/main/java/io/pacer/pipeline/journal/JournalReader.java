@@ -36,9 +36,11 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * Reads a journal directory in order, each segment's records through a buffer ({@link ForwardReads};
- * the segment is mapped for its header only), checking every record's CRC (a
- * {@link SegmentChecker} per segment does that ahead of the records handed over). A record
+ * Reads a journal directory in order, checking every record's CRC: a {@link SegmentChecker} per
+ * segment reads it and checks its records ahead of this thread, handing them over in chunks
+ * ({@link CheckedChunks}) that this thread decodes where they were read. Where a checker stopped,
+ * this thread checks each record itself on the segment's mapping (mapped for its header too, and
+ * touched nowhere else) and reads it through a buffer of its own ({@link ForwardReads}). A record
  * cut short or failing its CRC at the very end of the last segment is a torn tail (a crash
  * mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any other bad
  * record is corruption: {@link JournalCorruptException} with its file and offset.
@@ -102,6 +104,8 @@ public final class JournalReader
     private long tornOffset = -1;
     private long lastSequence = -1;
     private long records;
+    /** Records this thread checked itself, where a checker had stopped (tests: none in a sound journal). */
+    private long selfChecked;
     /** Whether a read counts its notices first ({@link #countingNotices}). */
     private boolean countingNotices;
     /** The census leaves out the segments whose first record handed over is stamped after this ({@link #countingNotices(long)}). */
@@ -313,8 +317,8 @@ public final class JournalReader
             final int version = start.version();
             final JournalHeader header = start.header();
             int position = start.recordsAt();
-            // the mapping stays for the rare record the checker could not pass; the records are read
-            // through a buffer (see ForwardReads)
+            // the mapping stays for the rare record the checker could not pass, checked here; the
+            // records are read by the checker into chunks, and past where it stopped through reads
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             if (reads == null)
             {
@@ -348,6 +352,7 @@ public final class JournalReader
                 segment.wrap(reads.bytes());
                 while (position < size)
                 {
+                    selfChecked++;
                     final String problem = SegmentChecker.problem(map, position, size, view, crc);
                     if (problem != null)
                     {
@@ -742,6 +747,12 @@ public final class JournalReader
     public long records()
     {
         return records;
+    }
+
+    /** Records this reader checked on its own thread because a segment's checker had stopped before them. */
+    long selfChecked()
+    {
+        return selfChecked;
     }
 
     /** The offset of a torn tail found by the last read, or -1. */

@@ -165,16 +165,27 @@ final class SegmentChecker implements Runnable
         LockSupport.unpark(thread);
     }
 
-    /** Stops the checker and waits for its thread to end. */
+    /**
+     * Stops the checker and waits for its thread to end, interrupted or not: the next segment's
+     * checker takes the same chunks only once this one can no longer write to them.
+     */
     void close()
     {
         stop = true;
         LockSupport.unpark(thread);
-        try
+        boolean interrupted = false;
+        while (thread.isAlive())
         {
-            thread.join();
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
         }
-        catch (final InterruptedException ex)
+        if (interrupted)
         {
             Thread.currentThread().interrupt();
         }

@@ -306,7 +306,7 @@ class JournalTest
             .isInstanceOfSatisfying(JournalCorruptException.class, ex -> assertThat(ex.getMessage()).contains("CRC mismatch"));
     }
 
-    /** Past the checker's first few publications (every 256 records): what it passed is not checked again, what it stopped at is. */
+    /** Hundreds of records into a segment: what the checker passed is not checked again, what it stopped at is. */
     @Test
     void shouldReportCorruptionFarIntoASegmentAfterHandingOverEveryRecordBeforeIt() throws Exception
     {
@@ -361,6 +361,10 @@ class JournalTest
             assertThat(readThrough(new JournalReader(dir).readingBy(chunk), 12_345)).as("by %d bytes, from 12,345", chunk)
                 .isEqualTo(whole.subList(12_345, whole.size()));
         }
+        // every record came through the checkers' chunks: the reader checked none itself
+        final JournalReader reader = new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES);
+        readThrough(reader, 0);
+        assertThat(reader.selfChecked()).isZero();
         assertThatThrownBy(() -> new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES - 1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes or more");
     }
@@ -383,6 +387,9 @@ class JournalTest
             });
         assertThat(handed).hasSize(damaged).last().isEqualTo(damaged - 1L);
         assertNoCheckerThreadLeft();
+        final JournalReader stopped = new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES);
+        assertThatThrownBy(() -> stopped.read((r, h) -> { }, false)).isInstanceOf(JournalCorruptException.class);
+        assertThat(stopped.selfChecked()).as("the damaged record, checked by the reader itself").isEqualTo(1);
 
         flipABit(segment, offsets[damaged] + 20);
         try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw"))
@@ -483,15 +490,21 @@ class JournalTest
     @Test
     void shouldStopTheSegmentCheckerWhenTheHandlerFails() throws Exception
     {
-        writeFiveHundred();
-        assertThatThrownBy(() -> new JournalReader(dir).read((r, h) ->
+        // a segment of more chunks than the checker may fill ahead: failing at the first record,
+        // the reader leaves the checker parked, waiting for a chunk to be released
+        final long[] offsets = writeFives(2_000);
+        assertThat(offsets[offsets.length - 1]).isGreaterThan((CheckedChunks.SLOTS + 1L) * JournalReader.MIN_CHUNK_BYTES);
+        for (final long failAt : new long[] {0, 300})
         {
-            if (r.sequence() == 300)
+            assertThatThrownBy(() -> new JournalReader(dir).readingBy(JournalReader.MIN_CHUNK_BYTES).read((r, h) ->
             {
-                throw new IllegalStateException("handler failed");
-            }
-        }, false)).hasMessage("handler failed");
-        assertNoCheckerThreadLeft();
+                if (r.sequence() == failAt)
+                {
+                    throw new IllegalStateException("handler failed");
+                }
+            }, false)).hasMessage("handler failed");
+            assertNoCheckerThreadLeft();
+        }
     }
 
     /** 500 records in one segment; returns where each starts. */
