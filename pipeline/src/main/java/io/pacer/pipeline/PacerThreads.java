@@ -24,6 +24,30 @@ public final class PacerThreads
         return thread;
     }
 
+    /**
+     * Waits for {@code thread} to end, interrupted or not: for an owner that must know a helper can
+     * no longer touch what they shared. An interrupt that came meanwhile is set again on return.
+     */
+    public static void joinUninterruptibly(final Thread thread)
+    {
+        boolean interrupted = false;
+        while (thread.isAlive())
+        {
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Daemon threads named {@code <role>-0}, {@code <role>-1}, ... */
     public static ThreadFactory factory(final String role)
     {

@@ -137,7 +137,7 @@ public final class NoticeCensus
         }
         finally
         {
-            joinUninterruptibly(helper);
+            PacerThreads.joinUninterruptibly(helper);
         }
         if (!whole)
         {
@@ -189,26 +189,6 @@ public final class NoticeCensus
             before += segments.get(at++).size();
         }
         return at;
-    }
-
-    private static void joinUninterruptibly(final Thread thread)
-    {
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException ex)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Shards counted for. */

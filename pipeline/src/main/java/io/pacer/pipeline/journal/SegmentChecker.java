@@ -173,22 +173,7 @@ final class SegmentChecker implements Runnable
     {
         stop = true;
         LockSupport.unpark(thread);
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException ex)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        PacerThreads.joinUninterruptibly(thread);
     }
 
     /**
