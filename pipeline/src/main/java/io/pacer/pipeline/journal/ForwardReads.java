@@ -9,9 +9,8 @@ import java.nio.channels.FileChannel;
 
 /**
  * A file's bytes read forward in chunks into one direct buffer, reused from file to file: the
- * notice census walks the segments through one, and a {@link JournalReader} reads through one
- * where a segment's checker stopped (elsewhere it decodes the chunks the checker hands over,
- * {@link CheckedChunks}, read the same way).
+ * notice census walks the segments through one. A segment's checker reads into its
+ * {@link CheckedChunks} the same way ({@link #read}).
  *
  * <p>Why not a mapping: the first touch of each page of a mapping costs the kernel a page-table
  * entry, and on a virtual machine like the one this was measured on that is most of the cost of a
@@ -85,15 +84,27 @@ final class ForwardReads
         }
         // nothing is held until the read is whole: a read that fails leaves no stale bytes to answer from
         limit = 0;
-        chunk.clear().limit((int)Math.min(chunk.capacity(), Math.max(0, size - position)));
-        while (chunk.hasRemaining())
+        limit = read(channel, chunk, position, size);
+        chunkAt = position;
+    }
+
+    /**
+     * Reads {@code channel} from {@code position} into {@code buffer}, from its start, as much as
+     * it holds or the bytes up to {@code size} (the file may be longer).
+     *
+     * @return the bytes read
+     * @throws EOFException if the file ends before {@code size}
+     */
+    static int read(final FileChannel channel, final ByteBuffer buffer, final long position, final long size) throws IOException
+    {
+        buffer.clear().limit((int)Math.min(buffer.capacity(), Math.max(0, size - position)));
+        while (buffer.hasRemaining())
         {
-            if (channel.read(chunk, position + chunk.position()) < 0)
+            if (channel.read(buffer, position + buffer.position()) < 0)
             {
-                throw new EOFException("file ends at " + (position + chunk.position()) + ", before " + size);
+                throw new EOFException("file ends at " + (position + buffer.position()) + ", before " + size);
             }
         }
-        chunkAt = position;
-        limit = chunk.position();
+        return buffer.position();
     }
 }

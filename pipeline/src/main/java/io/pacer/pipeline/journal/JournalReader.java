@@ -39,8 +39,8 @@ import java.util.zip.CRC32C;
  * Reads a journal directory in order, checking every record's CRC: a {@link SegmentChecker} per
  * segment reads it and checks its records ahead of this thread, handing them over in chunks
  * ({@link CheckedChunks}) that this thread decodes where they were read. Where a checker stopped,
- * this thread checks each record itself on the segment's mapping (mapped for its header too, and
- * touched nowhere else) and reads it through a buffer of its own ({@link ForwardReads}). A record
+ * this thread checks and reads each record itself on the segment's mapping (mapped for its header
+ * too, and touched nowhere else: see {@link ForwardReads} for why). A record
  * cut short or failing its CRC at the very end of the last segment is a torn tail (a crash
  * mid-write): reported through {@link #tornTailOffset}, and truncated when asked. Any other bad
  * record is corruption: {@link JournalCorruptException} with its file and offset.
@@ -70,7 +70,7 @@ public final class JournalReader
         void onRecord(JournalRecord record, JournalHeader header);
     }
 
-    /** The bytes a read reads its segments by: the replay's thread, and each segment's checker. */
+    /** The bytes of each chunk a segment's checker reads it into. */
     static final int CHUNK_BYTES = 1 << 20;
     /** The fewest {@link #readingBy} takes: the longest record. */
     static final int MIN_CHUNK_BYTES = JournalFormat.RECORD_HEADER_LENGTH + JournalFormat.MAX_PAYLOAD;
@@ -82,15 +82,13 @@ public final class JournalReader
     private final CRC32C crc = new CRC32C();
     /**
      * What the generated codecs read: a segment's mapping while its header is read, then each
-     * chunk its checker hands over ({@link #chunks}), then, where the checker stopped, the buffer
-     * this thread reads through ({@link #reads}).
+     * chunk its checker hands over ({@link #chunks}), then, where the checker stopped, the mapping
+     * again.
      */
     private final UnsafeBuffer segment = new UnsafeBuffer(0, 0);
-    /** How many bytes {@link #reads} and each of {@link #chunks} hold. */
+    /** How many bytes each of {@link #chunks} holds. */
     private int chunkBytes = CHUNK_BYTES;
-    /** The buffer this thread reads a segment's records through where its checker stopped; made at the first segment. */
-    private ForwardReads reads;
-    /** The chunks each segment's checker hands its records over in, in turn (one checker runs at a time). */
+    /** The chunks each segment's checker hands its records over in, in turn (one checker runs at a time); made at the first segment. */
     private CheckedChunks chunks;
     private final SegmentHeaderDecoder segmentHeader = new SegmentHeaderDecoder();
     private final RecordHeaderDecoder recordHeader = new RecordHeaderDecoder();
@@ -317,15 +315,13 @@ public final class JournalReader
             final int version = start.version();
             final JournalHeader header = start.header();
             int position = start.recordsAt();
-            // the mapping stays for the rare record the checker could not pass, checked here; the
-            // records are read by the checker into chunks, and past where it stopped through reads
+            // the records are read by the checker into chunks; the mapping is touched only past where
+            // it stopped (a torn tail, damage), where this thread checks and reads each record itself
             final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
-            if (reads == null)
+            if (chunks == null)
             {
-                reads = new ForwardReads(chunkBytes);
                 chunks = new CheckedChunks(chunkBytes);
             }
-            reads.open(channel, size);
             // closed (its thread joined) before the next segment's checker takes the same chunks
             final SegmentChecker checker = new SegmentChecker(file, position, size, chunks,
                 "pacer-journal-check " + file.getFileName());
@@ -349,7 +345,7 @@ public final class JournalReader
                     checker.release(n + 1);
                 }
                 // where the checker stopped, the reader looks itself, and tells a torn tail from corruption
-                segment.wrap(reads.bytes());
+                segment.wrap(map);
                 while (position < size)
                 {
                     selfChecked++;
@@ -364,9 +360,7 @@ public final class JournalReader
                         }
                         throw new JournalCorruptException(file, position, problem);
                     }
-                    final int length = segment.getInt(reads.at(position, JournalFormat.RECORD_HEADER_LENGTH), JournalFormat.ORDER);
-                    final int at = reads.at(position, JournalFormat.RECORD_HEADER_LENGTH + length);
-                    position = applyRecord(file, position, at, version, fromSequence, header, handler);
+                    position = applyRecord(file, position, position, version, fromSequence, header, handler);
                 }
             }
             finally
@@ -695,7 +689,6 @@ public final class JournalReader
             throw new IllegalArgumentException("a reader reads by " + MIN_CHUNK_BYTES + " bytes or more, not " + chunkBytes);
         }
         this.chunkBytes = chunkBytes;
-        this.reads = null;
         this.chunks = null;
         return this;
     }

@@ -4,7 +4,6 @@ import io.pacer.pipeline.PacerThreads;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -73,7 +72,7 @@ final class SegmentChecker implements Runnable
                 }
                 final int slot = CheckedChunks.slot(n);
                 final ByteBuffer chunk = chunks.buffer(slot);
-                final int bytes = fill(channel, chunk, position);
+                final int bytes = ForwardReads.read(channel, chunk, position, size);
                 final ByteBuffer frame = chunk.duplicate().order(JournalFormat.ORDER);
                 long checked = position;
                 int at = 0;
@@ -121,20 +120,6 @@ final class SegmentChecker implements Runnable
         {
             done = true;
         }
-    }
-
-    /** Reads the segment from {@code position} into {@code chunk}, as much as it holds or the segment has left. */
-    private int fill(final FileChannel channel, final ByteBuffer chunk, final long position) throws IOException
-    {
-        chunk.clear().limit((int)Math.min(chunk.capacity(), size - position));
-        while (chunk.hasRemaining())
-        {
-            if (channel.read(chunk, position + chunk.position()) < 0)
-            {
-                throw new EOFException(file + " ends at " + (position + chunk.position()) + ", before " + size);
-            }
-        }
-        return chunk.position();
     }
 
     /**
