@@ -103,6 +103,27 @@ public class PacingDecisionBenchmark
         return decideBatch();
     }
 
+    /**
+     * {@link #batch}, with what the batch will look up noted and touched first ({@code
+     * PacingShard.note}, {@code touchNoted}), as the pipeline does before it applies a batch: each
+     * bid's book and each loss's place in the dedupe window, in loops of a load each.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int batchNotedFirst(final Blackhole blackhole)
+    {
+        drawBatch();
+        long id = requestId;
+        for (final long campaign : batchCampaigns)
+        {
+            id++;
+            shard.note(id, campaign, false);
+            shard.note(id, campaign, true);
+        }
+        blackhole.consume(shard.touchNoted());
+        return decideBatch();
+    }
+
     private void drawBatch()
     {
         for (int i = 0; i < BATCH; i++)

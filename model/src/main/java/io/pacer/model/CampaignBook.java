@@ -209,10 +209,10 @@ public final class CampaignBook
         }
     }
 
-    /** Reads the fields a decision reads, one in each stretch of 64 bytes past the first (see {@link PacingShard#touch}). */
+    /** Reads the fields a decision reads, one in each stretch of 64 bytes (see {@link PacingShard#touch}). */
     long touch()
     {
-        return reservedNanos + nextReplanMillis + (rule == null ? 1 : 0);
+        return id + reservedNanos + nextReplanMillis + (rule == null ? 1 : 0);
     }
 
     /** Releases a reservation's cost, after its loss notice or expiry. */

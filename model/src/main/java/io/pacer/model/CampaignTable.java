@@ -17,9 +17,14 @@ import java.util.function.Consumer;
 final class CampaignTable
 {
     private static final int MIN_CAPACITY = 64;
+    /** Campaigns {@link #note} notes at most before a {@link #touchNoted}. */
+    static final int NOTED = 64;
 
     private CampaignBook[] books = new CampaignBook[MIN_CAPACITY];
     private int size;
+    /** The home slots {@link #note} noted since the last {@link #touchNoted}. */
+    private final int[] noted = new int[NOTED];
+    private int notedCount;
 
     /** The book of campaign {@code id}, or null. */
     CampaignBook get(final long id)
@@ -34,6 +39,46 @@ final class CampaignTable
                 return book;
             }
         }
+    }
+
+    /**
+     * Notes where campaign {@code id}'s book will be looked for, reading nothing, for {@link
+     * #touchNoted}; past {@link #NOTED} notes, notes nothing.
+     */
+    void note(final long id)
+    {
+        if (notedCount < NOTED)
+        {
+            noted[notedCount++] = Hashing.hash(id, books.length - 1);
+        }
+    }
+
+    /**
+     * Reads the home slots {@link #note noted} since the last call, then the books in them, and
+     * forgets the notes: two loops of independent loads, so that all of a loop's cache misses are in
+     * flight at once. Looking each book up in turn, the slot's miss and then the book's waited one on
+     * the other, and the reorder buffer held the misses of two or three lookups at most (with a
+     * million campaigns, 0.5 µs of a decision's 3.7 in the profile). A slot holding another campaign
+     * (a collision) reads that campaign's book; the lookup probes on from there as usual.
+     *
+     * @return what was read (means nothing: keep it, so the reads are not optimised away)
+     */
+    long touchNoted()
+    {
+        final CampaignBook[] books = this.books;
+        final int mask = books.length - 1;
+        long read = 0;
+        for (int i = 0; i < notedCount; i++)
+        {
+            read += books[noted[i] & mask] == null ? 0 : 1;
+        }
+        for (int i = 0; i < notedCount; i++)
+        {
+            final CampaignBook book = books[noted[i] & mask];
+            read += book == null ? 0 : book.touch();
+        }
+        notedCount = 0;
+        return read;
     }
 
     /** Adds a book for a campaign id not yet in the table (one already there is refused). */

@@ -252,57 +252,61 @@ public final class PacingShard
     }
 
     /**
-     * As {@link #touch(long)}, for a bid or notice of request {@code requestId}: reads the
-     * campaign's book, and where the request's reservation is indexed, each only if this shard holds
-     * enough of them to miss ({@link #TOUCH_FROM_CAMPAIGNS} campaigns, as many open reservations); a
-     * caller touching a block skips the block while {@link #touchesAny} is false.
+     * Reads where request {@code requestId}'s reservation is indexed, if this shard holds enough
+     * open reservations for that to miss ({@link #TOUCH_FROM_CAMPAIGNS}), and changes nothing; a
+     * caller touching a block skips the block while {@link #touchesReservations} is false.
      */
-    public long touch(final long requestId, final long campaignId)
+    public long touchReservation(final long requestId)
     {
-        final long reservation = touchesReservations() ? reservations.touch(requestId) : 0;
-        return touchesBooks() ? reservation + touch(campaignId) : reservation;
+        return touchesReservations() ? reservations.touch(requestId) : 0;
     }
 
     /**
-     * Whether {@link #touch(long, long)} reads anything here: this shard holds enough campaigns or
-     * open reservations for them to miss ({@link #TOUCH_FROM_CAMPAIGNS}).
+     * Whether this shard holds enough campaigns for their books to miss the cache
+     * ({@link #TOUCH_FROM_CAMPAIGNS}): {@link #note} then notes them.
      */
-    public boolean touchesAny()
-    {
-        return touchesBooks() || touchesReservations();
-    }
-
-    private boolean touchesBooks()
+    public boolean touchesBooks()
     {
         return campaigns.size() >= TOUCH_FROM_CAMPAIGNS;
     }
 
-    private boolean touchesReservations()
+    /** Whether {@link #touchReservation} reads anything here ({@link #TOUCH_FROM_CAMPAIGNS} open reservations). */
+    public boolean touchesReservations()
     {
         return reservations.openCount() >= TOUCH_FROM_CAMPAIGNS;
     }
 
     /**
-     * Notes where the dedupe window will look for this notice, reading nothing, for
-     * {@link #touchNotedNotices}: with a window of notices far larger than any cache, each of those
-     * is a miss of its own. A caller notes a run of notices (a replay's block), then touches them in
-     * a loop of a load each, short enough for the processor to have all their misses in flight at
-     * once. Kept apart from {@link #touch(long, long)} for the same reason.
+     * Notes, reading nothing, what a bid ({@code notice} false) or a notice of request {@code
+     * requestId} for campaign {@code campaignId} will look up, for {@link #touchNoted}: where the
+     * campaign's book is, if this shard {@link #touchesBooks touches books}, and for a notice, where
+     * the dedupe window will look for it (with a window of notices far larger than any cache, each
+     * of those is a miss of its own). A caller notes a run of events (a replay's block, a live
+     * batch's next events), then touches them: loops of a load each, short enough for the processor
+     * to have all their misses in flight at once. At most {@value CampaignTable#NOTED} of each are
+     * noted between touches.
      */
-    public void noteNotice(final long requestId, final long campaignId)
+    public void note(final long requestId, final long campaignId, final boolean notice)
     {
-        settled.note(requestId, campaignId);
+        if (touchesBooks())
+        {
+            campaigns.note(campaignId);
+        }
+        if (notice)
+        {
+            settled.note(requestId, campaignId);
+        }
     }
 
     /**
-     * Reads where the dedupe window will look for the notices {@link #noteNotice noted} since the
-     * last call, and changes nothing else.
+     * Reads the table slots and books, then the dedupe window's index positions, {@link #note noted}
+     * since the last call, and forgets the notes; changes nothing else.
      *
      * @return what was read (means nothing: keep it, so the reads are not optimised away)
      */
-    public long touchNotedNotices()
+    public long touchNoted()
     {
-        return settled.touchNoted();
+        return campaigns.touchNoted() + settled.touchNoted();
     }
 
     /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */

@@ -138,6 +138,34 @@ class CampaignTableTest
     }
 
     @Test
+    void shouldTouchTheBooksNotedAndThenForgetTheNotes()
+    {
+        table.add(book(5));
+        table.note(5);
+        table.note(6); // absent: its home slot is empty or another campaign's
+        // the book of campaign 5 was read (what came back sums its fields: not 0)
+        assertThat(table.touchNoted()).isNotZero();
+        assertThat(table.touchNoted()).isZero();
+    }
+
+    @Test
+    void shouldNoteNoMoreThanItsLimitAndStaySafeWhenTheTableGrowsBetweenNoteAndTouch()
+    {
+        for (long id = 1; id <= 3 * CampaignTable.NOTED; id++)
+        {
+            table.note(id); // noted before any book exists, against the smallest table
+        }
+        for (long id = 1; id <= 10_000; id++)
+        {
+            table.add(book(id)); // grows many times over
+        }
+        // the notes made against the small table land on slots of the grown one: read, harmless
+        assertThat(table.touchNoted()).isNotZero();
+        assertThat(table.touchNoted()).isZero();
+        assertThat(table.get(10_000).id()).isEqualTo(10_000);
+    }
+
+    @Test
     void shouldStartEmpty()
     {
         assertThat(table.isEmpty()).isTrue();

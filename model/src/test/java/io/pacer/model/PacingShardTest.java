@@ -180,10 +180,17 @@ class PacingShardTest
             assertThat(bid(id, 1_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
         }
         final byte[] before = snapshotBytes();
+        assertThat(shard.touchesBooks()).isTrue();
+        assertThat(shard.touchesReservations()).isTrue();
         // the book and the reservation are read: what they read is not 0 (a campaign id, a book's fields)
-        assertThat(shard.touch(requestId, many)).isNotZero();
-        shard.touch(1, 1);
-        shard.touch(requestId + 1, many + 1);
+        assertThat(shard.touchReservation(requestId)).isNotZero();
+        shard.note(requestId, many, false);
+        shard.note(requestId, many, true);
+        shard.note(1, 1, true);
+        shard.note(requestId + 1, many + 1, false);
+        assertThat(shard.touchNoted()).isNotZero();
+        // the notes are forgotten once touched
+        assertThat(shard.touchNoted()).isZero();
         assertThat(snapshotBytes()).isEqualTo(before);
         assertThat(shard.counters().openReservations).isEqualTo(many);
     }

@@ -97,22 +97,21 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     }
 
     /**
-     * Before event {@code sequence} is applied, if its campaign was not touched yet: reads the books
-     * of the campaigns this shard owns in it and the next events of the batch, {@link #TOUCH_AHEAD}
-     * in all, so that their cache misses overlap (see {@link PacingShard#touch}). Changes nothing.
-     * It stops at the first event not yet published (the shared loop bounds a batch only by the
-     * ring's cursor, which counts sequences claimed and not yet published); that one is touched
-     * when its turn comes. The check is here, not once a batch in the loop, so that a shard too
-     * small to touch ({@link PacingShard#TOUCH_FROM_CAMPAIGNS}) pays nothing for it.
+     * Before event {@code sequence} is applied, if it was not touched yet: {@link PacingShard#note
+     * notes} what the events of this shard in it and the next of the batch, {@link #TOUCH_AHEAD} in
+     * all, will look up (their campaigns' books, and the notices' places in the dedupe window), then
+     * touches them at once, so that their cache misses overlap (see {@link PacingShard#touchNoted}).
+     * Changes nothing. It stops at the first event not yet published (the shared loop bounds a batch
+     * only by the ring's cursor, which counts sequences claimed and not yet published); that one is
+     * touched when its turn comes.
      */
     private void touchAhead(final long sequence)
     {
-        if (ring == null || sequence <= touchedThrough || shard.campaignCount() < PacingShard.TOUCH_FROM_CAMPAIGNS)
+        if (ring == null || sequence <= touchedThrough)
         {
             return;
         }
         final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
-        long read = 0;
         long s = sequence;
         for (; s <= last && ring.isAvailable(s); s++)
         {
@@ -123,11 +122,11 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
                 final long campaignId = event.campaignId;
                 if (router.shardOf(campaignId) == shardIndex)
                 {
-                    read += shard.touch(campaignId);
+                    shard.note(event.requestId, campaignId, type != EventType.BID_REQUEST);
                 }
             }
         }
-        touched += read;
+        touched += shard.touchNoted();
         touchedThrough = s - 1;
     }
 

@@ -268,44 +268,32 @@ public final class JournalReplay implements JournalReader.RecordHandler
         final int count)
     {
         long read = 0;
-        // the notices' dedupe homes first, noted and then read in loops of their own, the reading
-        // loop so short that all their misses are in flight at once (in one loop with the rest, the
-        // reorder buffer held two or three; read as each was hashed, three or four)
+        // noted first, then read in loops of their own, each loop so short that all its misses are
+        // in flight at once (in one loop with the rest, the reorder buffer held two or three; read
+        // as each was hashed, three or four)
         for (int i = 0; i < count; i++)
         {
             final JournalRecord r = block[i];
-            if (r.type != EventType.BID_REQUEST)
-            {
-                shards.get(router.shardOf(r.campaignId)).noteNotice(r.requestId, r.campaignId);
-            }
+            shards.get(router.shardOf(r.campaignId)).note(r.requestId, r.campaignId, r.type != EventType.BID_REQUEST);
         }
+        boolean reservations = false;
         for (int i = 0; i < shards.size(); i++)
         {
-            read += shards.get(i).touchNotedNotices();
+            final PacingShard shard = shards.get(i);
+            read += shard.touchNoted();
+            reservations |= shard.touchesReservations();
         }
-        if (!touchesAny(shards))
+        if (!reservations)
         {
-            // books and reservations that stay in cache (the common case: a few thousand campaigns)
+            // reservations that stay in cache (the common case: a few thousand open)
             return read;
         }
         for (int i = 0; i < count; i++)
         {
             final JournalRecord r = block[i];
-            read += shards.get(router.shardOf(r.campaignId)).touch(r.requestId, r.campaignId);
+            read += shards.get(router.shardOf(r.campaignId)).touchReservation(r.requestId);
         }
         return read;
-    }
-
-    private static boolean touchesAny(final List<PacingShard> shards)
-    {
-        for (int i = 0; i < shards.size(); i++)
-        {
-            if (shards.get(i).touchesAny())
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
