@@ -37,10 +37,11 @@ public final class PacingShard
     private @EpochMillis long nowMillis = Units.MIN_INSTANT;
     private final CampaignOrder order = new CampaignOrder();
 
-    public PacingShard(final PacingPolicy policy, final int expectedOpenReservations)
+    /** @param pooledReservations reservations made up front (see {@link ReservationBook#ReservationBook}) */
+    public PacingShard(final PacingPolicy policy, final int pooledReservations)
     {
         this.policy = policy;
-        this.reservations = new ReservationBook(expectedOpenReservations);
+        this.reservations = new ReservationBook(pooledReservations);
         this.settled = new SettledNotices(policy.noticeDedupeWindowMillis());
     }
 
@@ -252,16 +253,6 @@ public final class PacingShard
     }
 
     /**
-     * Reads where request {@code requestId}'s reservation is indexed, if this shard holds enough
-     * open reservations for that to miss ({@link #TOUCH_FROM_CAMPAIGNS}), and changes nothing; a
-     * caller touching a block skips the block while {@link #touchesReservations} is false.
-     */
-    public long touchReservation(final long requestId)
-    {
-        return touchesReservations() ? reservations.touch(requestId) : 0;
-    }
-
-    /**
      * Whether this shard holds enough campaigns for their books to miss the cache
      * ({@link #TOUCH_FROM_CAMPAIGNS}): {@link #note} then notes them.
      */
@@ -270,18 +261,13 @@ public final class PacingShard
         return campaigns.size() >= TOUCH_FROM_CAMPAIGNS;
     }
 
-    /** Whether {@link #touchReservation} reads anything here ({@link #TOUCH_FROM_CAMPAIGNS} open reservations). */
-    public boolean touchesReservations()
-    {
-        return reservations.openCount() >= TOUCH_FROM_CAMPAIGNS;
-    }
-
     /**
      * Notes, reading nothing, what a bid ({@code notice} false) or a notice of request {@code
      * requestId} for campaign {@code campaignId} will look up, for {@link #touchNoted}: where the
-     * campaign's book is, if this shard {@link #touchesBooks touches books}, and for a notice, where
-     * the dedupe window will look for it (with a window of notices far larger than any cache, each
-     * of those is a miss of its own). A caller notes a run of events (a replay's block, a live
+     * campaign's book is, if this shard {@link #touchesBooks touches books}; where the request's
+     * reservations are indexed, if that index has grown past what stays in cache; and for a notice,
+     * where the dedupe window will look for it (with a window of notices far larger than any cache,
+     * each of those is a miss of its own). A caller notes a run of events (a replay's block, a live
      * batch's next events), then touches them: loops of a load each, short enough for the processor
      * to have all their misses in flight at once. At most {@value CampaignTable#NOTED} of each are
      * noted between touches.
@@ -292,6 +278,7 @@ public final class PacingShard
         {
             campaigns.note(campaignId);
         }
+        reservations.note(requestId);
         if (notice)
         {
             settled.note(requestId, campaignId);
@@ -299,14 +286,14 @@ public final class PacingShard
     }
 
     /**
-     * Reads the table slots and books, then the dedupe window's index positions, {@link #note noted}
-     * since the last call, and forgets the notes; changes nothing else.
+     * Reads the table slots and books, then the reservations' index, then the dedupe window's index
+     * positions, {@link #note noted} since the last call, and forgets the notes; changes nothing else.
      *
      * @return what was read (means nothing: keep it, so the reads are not optimised away)
      */
     public long touchNoted()
     {
-        return campaigns.touchNoted() + settled.touchNoted();
+        return campaigns.touchNoted() + reservations.touchNoted() + settled.touchNoted();
     }
 
     /** The campaign's live book, or null; for this shard's own thread (and replay audits) only. */

@@ -46,6 +46,28 @@ class ReservationBookTest
     }
 
     @Test
+    void shouldNoteLookupsToTouchOnlyOnceItsIndexHasOutgrownTheCache()
+    {
+        final ReservationBook book = new ReservationBook(4);
+        book.open(1, 7, null, Units.currencyNanos(10), Units.epochMillis(100));
+        assertThat(book.touches()).isFalse();
+        book.note(1);
+        assertThat(book.touchNoted()).isZero(); // nothing was noted: a small index stays in cache
+        for (long id = 2; book.openCount() < ReservationBook.TOUCH_FROM_INDEX_SLOTS; id++)
+        {
+            book.open(id, 7, null, Units.currencyNanos(10), Units.epochMillis(100));
+        }
+        assertThat(book.touches()).isTrue();
+        for (int i = 0; i < 3 * ReservationBook.NOTED; i++)
+        {
+            book.note(1); // past the limit, noted no more
+        }
+        assertThat(book.touchNoted()).isEqualTo(7L * ReservationBook.NOTED); // each read found campaign 7's reservation
+        assertThat(book.touchNoted()).isZero();
+        assertThat(book.take(1, 7).costNanos()).isEqualTo(10);
+    }
+
+    @Test
     void shouldTakeEachCampaignsReservationOfOneRequestApart()
     {
         final ReservationBook book = new ReservationBook(4);

@@ -71,9 +71,10 @@ public final class JournalReplay implements JournalReader.RecordHandler
      */
     public static final int BLOCK = 32;
     /**
-     * The open reservations a replay's shards are made for at first; they grow past it as the journal
-     * asks. Made for 65,536, their index was 3 MB and a cache miss a bid and a notice, where a
-     * journal whose notices come back at once holds a few hundred (1.06-1.08x the replay).
+     * The reservations a replay's shards pool at first; they make more as the journal asks. (Their
+     * index starts small in any shard: made for 65,536, it was 3 MB and a cache miss a bid and a
+     * notice, where a journal whose notices come back at once holds a few hundred; 1.06-1.08x the
+     * replay.)
      */
     private static final int REPLAY_EXPECTED_OPEN = 1 << 10;
 
@@ -276,22 +277,9 @@ public final class JournalReplay implements JournalReader.RecordHandler
             final JournalRecord r = block[i];
             shards.get(router.shardOf(r.campaignId)).note(r.requestId, r.campaignId, r.type != EventType.BID_REQUEST);
         }
-        boolean reservations = false;
         for (int i = 0; i < shards.size(); i++)
         {
-            final PacingShard shard = shards.get(i);
-            read += shard.touchNoted();
-            reservations |= shard.touchesReservations();
-        }
-        if (!reservations)
-        {
-            // reservations that stay in cache (the common case: a few thousand open)
-            return read;
-        }
-        for (int i = 0; i < count; i++)
-        {
-            final JournalRecord r = block[i];
-            read += shards.get(router.shardOf(r.campaignId)).touchReservation(r.requestId);
+            read += shards.get(i).touchNoted();
         }
         return read;
     }
