@@ -86,24 +86,6 @@ public class PacingDecisionBenchmark
     }
 
     /**
-     * {@link #batch}, with the batch's campaigns touched first ({@code PacingShard.touch}), as the
-     * pipeline does before it applies a batch: the books' cache misses overlap.
-     */
-    @Benchmark
-    @OperationsPerInvocation(BATCH)
-    public int batchTouchedFirst(final Blackhole blackhole)
-    {
-        drawBatch();
-        long touched = 0;
-        for (final long campaign : batchCampaigns)
-        {
-            touched += shard.touch(campaign);
-        }
-        blackhole.consume(touched);
-        return decideBatch();
-    }
-
-    /**
      * {@link #batch}, with what the batch will look up noted and touched first ({@code
      * PacingShard.note}, {@code touchNoted}), as the pipeline does before it applies a batch: each
      * bid's book and each loss's place in the dedupe window, in loops of a load each.

@@ -209,7 +209,7 @@ public final class CampaignBook
         }
     }
 
-    /** Reads the fields a decision reads, one in each stretch of 64 bytes (see {@link PacingShard#touch}). */
+    /** Reads the fields a decision reads, one in each stretch of 64 bytes (see {@link PacingShard#touchNoted}). */
     long touch()
     {
         return id + reservedNanos + nextReplanMillis + (rule == null ? 1 : 0);

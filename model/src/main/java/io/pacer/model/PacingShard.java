@@ -241,18 +241,6 @@ public final class PacingShard
     }
 
     /**
-     * Reads campaign {@code campaignId}'s book, and changes nothing: a caller about to apply a
-     * batch of events touches their campaigns first, so that the cache misses of a batch overlap
-     * instead of each decision waiting on its own (with a million campaigns nearly every book is a
-     * miss). The result means nothing; keep it somewhere, so the reads are not optimised away.
-     */
-    public long touch(final long campaignId)
-    {
-        final CampaignBook campaign = campaigns.get(campaignId);
-        return campaign == null ? 0 : campaign.touch();
-    }
-
-    /**
      * Whether this shard holds enough campaigns for their books to miss the cache
      * ({@link #TOUCH_FROM_CAMPAIGNS}): {@link #note} then notes them.
      */

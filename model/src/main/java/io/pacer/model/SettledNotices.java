@@ -221,7 +221,7 @@ public final class SettledNotices
     /**
      * Notes the index position a lookup of this notice will start at, for {@link #touchNoted}, and
      * reads nothing of the index: a caller about to apply a run of notices notes them all, then
-     * touches them, so that their cache misses overlap (see {@link PacingShard#noteNotice}). Past
+     * touches them, so that their cache misses overlap (see {@link PacingShard#note}). Past
      * {@link #NOTED} notes, a notice is not noted (the touch is a hint).
      */
     void note(final long requestId, final long campaignId)

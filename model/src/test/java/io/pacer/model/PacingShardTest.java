@@ -161,8 +161,9 @@ class PacingShardTest
         shard.define(campaign(42).pacing(PacingMode.EVEN).build(), T0_MILLIS);
         assertThat(bid(42, 2_500_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
         final byte[] before = snapshotBytes();
-        shard.touch(42);
-        shard.touch(7);
+        shard.note(1, 42, false);
+        shard.note(1, 7, true);
+        shard.touchNoted();
         assertThat(snapshotBytes()).isEqualTo(before);
     }
 

@@ -64,9 +64,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
 
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
-     * first, every record of it ({@link PacingShard#noteNotice} then {@link PacingShard#touchNotedNotices},
-     * and {@link PacingShard#touch(long, long)}), so that their cache misses overlap instead of each
-     * record waiting on its own. 32 since the notices' positions are noted before they are read: 16
+     * first, every record of it ({@link PacingShard#note} then {@link PacingShard#touchNoted}), so
+     * that their cache misses overlap instead of each record waiting on its own. 32 since the notices' positions are noted before they are read: 16
      * was ~4% slower on the 2 s-window journal and level on the 60 s one (bench/BENCHMARKS.md).
      */
     public static final int BLOCK = 32;
