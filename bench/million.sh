@@ -9,6 +9,7 @@
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
 #   bench/million.sh JAR JAR:-XX:+UseTransparentHugePages   # JVM options for the server after a colon, comma-separated
 #   SPREAD=1 bench/million.sh JAR                  # then PAIRS more: the 1M server under the 1k load, the 1k server
+#   WARM_LOADS=0 bench/million.sh JAR              # no unmeasured load of each server before the pairs (default 1)
 #
 # The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
 # (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
@@ -83,6 +84,9 @@ run() { # JAR[:OPTION,OPTION...]
   PID1M=$PID; H="$work/home1k" GP=19410 AP=19411
   rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
   serve; up
+  # WARM_LOADS (default 1) unmeasured loads of each first: the first loads after a start ran slower
+  # on both servers, the 1M one more (its books first touched by a bid, the JIT still compiling)
+  for _ in $(seq 1 "${WARM_LOADS:-1}"); do load 19400 1000000 > /dev/null; load 19410 1000 > /dev/null; done
   for _ in $(seq 1 "${PAIRS:-3}"); do t1m+="$(load 19400 1000000) "; t1k+="$(load 19410 1000) "; done
   # SPREAD=1: then the 1M server under the 1k load and the 1k server again, alternating, which tells
   # the server's size from the load's spread (after the pairs, so that they run as without it)
