@@ -20,7 +20,8 @@ public final class ReservationBook
      * Index slots at first. The index grows (doubling) with the reservations open, and starts small:
      * made for 65,536, its 1.5 MB held the few hundred open under a closed-loop load so sparsely that
      * every bid's insertion and every notice's lookup missed the cache (0.14-0.2 µs of a decision's
-     * 2.2 in a profile of the live server). Growing to 65,536 slots moves about as many entries, once.
+     * 2.2 in a profile of the live server). Growing from 2,048 to 65,536 slots moves about 42,000
+     * entries in all, in five steps.
      */
     static final int INITIAL_INDEX_SLOTS = 1 << 11;
     /**
