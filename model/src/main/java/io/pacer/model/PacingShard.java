@@ -244,7 +244,7 @@ public final class PacingShard
      * Whether this shard holds enough campaigns for their books to miss the cache
      * ({@link #TOUCH_FROM_CAMPAIGNS}): {@link #note} then notes them.
      */
-    public boolean touchesBooks()
+    boolean touchesBooks()
     {
         return campaigns.size() >= TOUCH_FROM_CAMPAIGNS;
     }
@@ -257,8 +257,8 @@ public final class PacingShard
      * where the dedupe window will look for it (with a window of notices far larger than any cache,
      * each of those is a miss of its own). A caller notes a run of events (a replay's block, a live
      * batch's next events), then touches them: loops of a load each, short enough for the processor
-     * to have all their misses in flight at once. At most {@value CampaignTable#NOTED} of each are
-     * noted between touches.
+     * to have all their misses in flight at once. At most 64 of each are noted between touches; past
+     * that, a note is dropped (the touch is only a hint).
      */
     public void note(final long requestId, final long campaignId, final boolean notice)
     {

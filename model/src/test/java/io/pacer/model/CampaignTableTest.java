@@ -142,14 +142,25 @@ class CampaignTableTest
     {
         table.add(book(5));
         table.note(5);
-        table.note(6); // absent: its home slot is empty or another campaign's
-        // the book of campaign 5 was read (what came back sums its fields: not 0)
-        assertThat(table.touchNoted()).isNotZero();
+        // its slot held a book (1), then the book's touched fields: id 5, no spend, no plan yet
+        assertThat(table.touchNoted()).isEqualTo(1 + 5);
         assertThat(table.touchNoted()).isZero();
     }
 
     @Test
-    void shouldNoteNoMoreThanItsLimitAndStaySafeWhenTheTableGrowsBetweenNoteAndTouch()
+    void shouldNoteNoMoreThanItsLimit()
+    {
+        table.add(book(1));
+        for (int i = 0; i < 3 * CampaignTable.NOTED; i++)
+        {
+            table.note(1);
+        }
+        // each note read campaign 1's slot (1) and its book (id 1): the notes past the limit were not kept
+        assertThat(table.touchNoted()).isEqualTo(2L * CampaignTable.NOTED);
+    }
+
+    @Test
+    void shouldStaySafeWhenTheTableGrowsBetweenNoteAndTouch()
     {
         for (long id = 1; id <= 3 * CampaignTable.NOTED; id++)
         {

@@ -160,17 +160,22 @@ class PacingShardTest
     {
         shard.define(campaign(42).pacing(PacingMode.EVEN).build(), T0_MILLIS);
         assertThat(bid(42, 2_500_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
+        final long requestId = this.requestId;
+        shard.loss(requestId, 42, T0_MILLIS + 2); // settled: the dedupe window holds it
         final byte[] before = snapshotBytes();
-        shard.note(1, 42, false);
-        shard.note(1, 7, true);
-        shard.touchNoted();
+        shard.note(requestId, 42, true);
+        shard.note(requestId + 1, 7, false);
+        // a shard this small notes no book and its reservations' index stays small: only the
+        // notice's place in the dedupe window is read, and it holds the settled loss
+        assertThat(shard.touchNoted()).isNotZero();
         assertThat(snapshotBytes()).isEqualTo(before);
     }
 
     @Test
     void shouldChangeNothingWhenABidOrNoticeIsTouchedAheadInAShardLargeEnoughToTouch() throws Exception
     {
-        // enough campaigns and open reservations that both the book and the reservation are read
+        // enough campaigns and open reservations that the books and the reservations' index are
+        // read (the index has grown past 32,768 slots), and a settled notice in the dedupe window
         final int many = PacingShard.TOUCH_FROM_CAMPAIGNS;
         for (int id = 1; id <= many; id++)
         {
@@ -180,6 +185,7 @@ class PacingShardTest
         {
             assertThat(bid(id, 1_000, T0_MILLIS + 1)).isEqualTo(Reason.NONE);
         }
+        shard.loss(1, 1, T0_MILLIS + 2); // campaign 1's bid was request 1
         final byte[] before = snapshotBytes();
         assertThat(shard.touchesBooks()).isTrue();
         shard.note(requestId, many, false);
@@ -190,7 +196,7 @@ class PacingShardTest
         // the notes are forgotten once touched
         assertThat(shard.touchNoted()).isZero();
         assertThat(snapshotBytes()).isEqualTo(before);
-        assertThat(shard.counters().openReservations).isEqualTo(many);
+        assertThat(shard.counters().openReservations).isEqualTo(many - 1);
     }
 
     private byte[] snapshotBytes() throws java.io.IOException

@@ -319,6 +319,38 @@ class SettledNoticesTest
     }
 
     @Test
+    void shouldReadTheNotedIndexPositionsAndChangeNothingThoughItGrowsBetweenNoteAndTouch() throws Exception
+    {
+        final SettledNotices notices = new SettledNotices(60_000);
+        notices.settle(1, 7, true, 1_000);
+        notices.note(1, 7);
+        // the settled notice's home position holds its entry: what the touch read is not 0
+        assertThat(notices.touchNoted()).isNotZero();
+        assertThat(notices.touchNoted()).isZero(); // the notes are forgotten once touched
+        notices.note(1, 7);
+        notices.note(2, 7);
+        long request = 2;
+        while (notices.size() < 1_500) // past the first capacity: it grows, and is still moving notices over
+        {
+            notices.settle(request++, 7, false, 1_000);
+        }
+        notices.touchNoted(); // positions noted against the smaller index
+        notices.note(1, 7);
+        notices.note(request + 1, 7);
+        notices.touchNoted(); // noted and touched while both indexes are consulted
+        final ByteArrayOutputStream before = new ByteArrayOutputStream();
+        notices.write(new DataOutputStream(before));
+        notices.note(1, 7);
+        notices.touchNoted();
+        final ByteArrayOutputStream after = new ByteArrayOutputStream();
+        notices.write(new DataOutputStream(after));
+        assertThat(after.toByteArray()).isEqualTo(before.toByteArray());
+        assertThat(notices.outcome(1, 7)).isEqualTo(SettledNotices.WON);
+        assertThat(notices.outcome(2, 7)).isEqualTo(SettledNotices.LOST);
+        assertThat(notices.outcome(request, 7)).isEqualTo(SettledNotices.NONE);
+    }
+
+    @Test
     void shouldRestoreTheSameNoticesAndSettleTimesFromItsSnapshot() throws Exception
     {
         final SettledNotices original = new SettledNotices(1_000);

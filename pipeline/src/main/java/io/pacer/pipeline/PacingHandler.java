@@ -36,15 +36,16 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     private long batchedEvents;
     private long lastQueueDepth;
     /**
-     * How many events' campaigns are touched at a time, ahead of applying them (see {@link
-     * #touchAhead}): enough to overlap the cache misses, few enough that the first books are still
-     * in cache when their events come.
+     * How many events' lookups are noted and touched at a time, ahead of applying them (see {@link
+     * #touchAhead}): enough to overlap the cache misses, few enough that the first are still in
+     * cache when their events come. No more than the 64 of each that a shard notes between touches
+     * ({@link PacingShard#note}); past that, the rest would go untouched.
      */
     static final int TOUCH_AHEAD = 64;
     /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
     private RingBuffer<PacerEvent> ring;
     private long nextSequence;
-    /** The last sequence the current batch may hold, and the last whose campaign was touched. */
+    /** The last sequence the current batch may hold, and the last whose lookups were touched. */
     private long batchLast = -1;
     private long touchedThrough = -1;
     /** What {@link #touchAhead} read: written, never read; the store keeps the reads from being optimised away. */
@@ -99,7 +100,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * Before event {@code sequence} is applied, if it was not touched yet: {@link PacingShard#note
      * notes} what the events of this shard in it and the next of the batch, {@link #TOUCH_AHEAD} in
-     * all, will look up (their campaigns' books, and the notices' places in the dedupe window), then
+     * all, will look up (their campaigns' books, their requests' places in the reservations' index,
+     * and the notices' places in the dedupe window), then
      * touches them at once, so that their cache misses overlap (see {@link PacingShard#touchNoted}).
      * Changes nothing. It stops at the first event not yet published (the shared loop bounds a batch
      * only by the ring's cursor, which counts sequences claimed and not yet published); that one is

@@ -65,17 +65,18 @@ public final class JournalReplay implements JournalReader.RecordHandler
     /**
      * Bids and notices are applied in blocks of up to this many: the block's state is touched
      * first, every record of it ({@link PacingShard#note} then {@link PacingShard#touchNoted}), so
-     * that their cache misses overlap instead of each record waiting on its own. 32 since the notices' positions are noted before they are read: 16
-     * was ~4% slower on the 2 s-window journal and level on the 60 s one (bench/BENCHMARKS.md).
+     * that their cache misses overlap instead of each record waiting on its own. 32 since the
+     * notices' positions are noted before they are read: 16 was ~4% slower on the 2 s-window
+     * journal and level on the 60 s one (bench/BENCHMARKS.md). At most 64 of each are noted.
      */
     public static final int BLOCK = 32;
     /**
      * The reservations a replay's shards pool at first; they make more as the journal asks. (Their
-     * index starts small in any shard: made for 65,536, it was 3 MB and a cache miss a bid and a
+     * index starts small in any shard: made for 65,536, it was 1.5 MB and a cache miss a bid and a
      * notice, where a journal whose notices come back at once holds a few hundred; 1.06-1.08x the
      * replay.)
      */
-    private static final int REPLAY_EXPECTED_OPEN = 1 << 10;
+    private static final int REPLAY_POOLED_RESERVATIONS = 1 << 10;
 
     private final List<PacingShard> shards;
     private final ShardRouter router;
@@ -156,15 +157,15 @@ public final class JournalReplay implements JournalReader.RecordHandler
     }
 
     /**
-     * {@code count} fresh shards under {@code policy}, made for a replay: their reservations for
-     * {@link #REPLAY_EXPECTED_OPEN} open at first, growing past it as a journal asks.
+     * {@code count} fresh shards under {@code policy}, made for a replay: {@link
+     * #REPLAY_POOLED_RESERVATIONS} reservations pooled at first, more made as a journal asks.
      */
     public static List<PacingShard> freshShards(final int count, final PacingPolicy policy)
     {
         final List<PacingShard> shards = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
         {
-            shards.add(new PacingShard(policy, REPLAY_EXPECTED_OPEN));
+            shards.add(new PacingShard(policy, REPLAY_POOLED_RESERVATIONS));
         }
         return shards;
     }
