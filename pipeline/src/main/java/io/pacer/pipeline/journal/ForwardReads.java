@@ -51,12 +51,6 @@ final class ForwardReads
         return bytes;
     }
 
-    /** A view of the buffer in the journal's byte order, with a position and limit of its own. */
-    ByteBuffer view()
-    {
-        return chunk.duplicate().order(JournalFormat.ORDER);
-    }
-
     /**
      * Where the file's bytes from {@code position} lie in {@link #bytes}: the next {@code length}
      * of them (fewer where the file's size ends first) are there on return. Reading again where the

@@ -111,7 +111,6 @@ public final class JournalReader
     /** The notices of the segments being read, counted before the first record; null when not counted. */
     private NoticeCensus census;
 
-
     public JournalReader(final Path dir)
     {
         this.dir = dir;
@@ -317,7 +316,6 @@ public final class JournalReader
             int position = start.recordsAt();
             // the records are read by the checker into chunks; the mapping is touched only past where
             // it stopped (a torn tail, damage), where this thread checks and reads each record itself
-            final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
             if (chunks == null)
             {
                 chunks = new CheckedChunks(chunkBytes);
@@ -346,6 +344,7 @@ public final class JournalReader
                 }
                 // where the checker stopped, the reader looks itself, and tells a torn tail from corruption
                 segment.wrap(map);
+                final ByteBuffer view = map.duplicate().order(JournalFormat.ORDER);
                 while (position < size)
                 {
                     selfChecked++;

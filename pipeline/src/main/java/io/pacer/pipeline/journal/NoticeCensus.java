@@ -100,16 +100,11 @@ public final class NoticeCensus
      * first, the two then joined ({@link #append}) to the estimate one pass would have made (or,
      * where the later half starts more than a window before the first half's last notice, the
      * later half counted again on the calling thread). With {@code split} false, every segment is
-     * counted on the calling thread.
+     * counted on the calling thread. Each census reads by {@code chunkBytes} (at least {@link
+     * #RECORD_READ}).
      *
      * @return the census, or null if {@code header} cannot be counted for (no shard router for its shards)
      */
-    static NoticeCensus count(final JournalHeader header, final List<Segment> segments, final boolean split)
-    {
-        return count(header, segments, split, CHUNK_BYTES);
-    }
-
-    /** As {@link #count(JournalHeader, List, boolean)}, each census reading by {@code chunkBytes} (at least {@link #RECORD_READ}). */
     static NoticeCensus count(final JournalHeader header, final List<Segment> segments, final boolean split, final int chunkBytes)
     {
         if (chunkBytes < RECORD_READ)

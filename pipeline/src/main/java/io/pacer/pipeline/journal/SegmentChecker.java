@@ -90,7 +90,7 @@ final class SegmentChecker implements Runnable
                     {
                         break;
                     }
-                    if (problem(chunk, at, size - checked + at, frame, crc) != null)
+                    if (!crcMatches(chunk, at, length, frame, crc))
                     {
                         bad = true;
                         break;
@@ -177,13 +177,24 @@ final class SegmentChecker implements Runnable
         {
             return framing;
         }
-        final int length = map.getInt(position);
+        return crcMatches(map, position, map.getInt(position), frame, crc) ? null : "CRC mismatch";
+    }
+
+    /**
+     * Whether the CRC of the record at {@code position} of {@code map}, framed whole with a payload
+     * of {@code length} bytes, matches its payload.
+     *
+     * @param frame a view of the same buffer whose limit and position this moves
+     */
+    private static boolean crcMatches(final ByteBuffer map, final int position, final int length, final ByteBuffer frame,
+        final CRC32C crc)
+    {
         final int payload = position + JournalFormat.RECORD_HEADER_LENGTH;
         crc.reset();
         frame.limit(payload + length).position(payload);
         crc.update(frame);
         frame.limit(frame.capacity());
-        return (int)crc.getValue() == map.getInt(position + 4) ? null : "CRC mismatch";
+        return (int)crc.getValue() == map.getInt(position + 4);
     }
 
     /** Null if the record at {@code position} of {@code map} is framed whole (its CRC not checked), else the problem. */
