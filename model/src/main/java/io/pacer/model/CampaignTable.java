@@ -17,13 +17,10 @@ import java.util.function.Consumer;
 final class CampaignTable
 {
     private static final int MIN_CAPACITY = 64;
-    /** Campaigns {@link #note} notes at most before a {@link #touchNoted}. */
-    static final int NOTED = 64;
-
     private CampaignBook[] books = new CampaignBook[MIN_CAPACITY];
     private int size;
     /** The home slots {@link #note} noted since the last {@link #touchNoted}. */
-    private final int[] noted = new int[NOTED];
+    private final int[] noted = new int[PacingShard.NOTED];
     private int notedCount;
 
     /** The book of campaign {@code id}, or null. */
@@ -43,11 +40,11 @@ final class CampaignTable
 
     /**
      * Notes where campaign {@code id}'s book will be looked for, reading nothing, for {@link
-     * #touchNoted}; past {@link #NOTED} notes, notes nothing.
+     * #touchNoted}; past {@link PacingShard#NOTED} notes, notes nothing.
      */
     void note(final long id)
     {
-        if (notedCount < NOTED)
+        if (notedCount < PacingShard.NOTED)
         {
             noted[notedCount++] = Hashing.hash(id, books.length - 1);
         }

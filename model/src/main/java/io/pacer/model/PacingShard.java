@@ -28,6 +28,12 @@ public final class PacingShard
      * 7% of the main thread): the live handler and the replay touch books from here on.
      */
     public static final int TOUCH_FROM_CAMPAIGNS = 1 << 15;
+    /**
+     * Lookups of each kind (books, reservations, notices) {@link #note} notes at most between two
+     * {@link #touchNoted}s; past it, a note is dropped (the touch is only a hint). A live batch's
+     * read-ahead and twice a replay's block.
+     */
+    public static final int NOTED = 64;
 
     private final PacingPolicy policy;
     private final CampaignTable campaigns = new CampaignTable();
@@ -257,8 +263,8 @@ public final class PacingShard
      * where the dedupe window will look for it (with a window of notices far larger than any cache,
      * each of those is a miss of its own). A caller notes a run of events (a replay's block, a live
      * batch's next events), then touches them: loops of a load each, short enough for the processor
-     * to have all their misses in flight at once. At most 64 of each are noted between touches; past
-     * that, a note is dropped (the touch is only a hint).
+     * to have all their misses in flight at once. At most {@link #NOTED} of each are noted between
+     * touches.
      */
     public void note(final long requestId, final long campaignId, final boolean notice)
     {

@@ -32,15 +32,13 @@ public final class ReservationBook
      * be worth {@link #note noting} and touching ahead.
      */
     static final int TOUCH_FROM_INDEX_SLOTS = 1 << 15;
-    /** Requests {@link #note} notes at most before a {@link #touchNoted}. */
-    static final int NOTED = 64;
 
     private final Long2ObjectHashMap<Reservation> byRequestId;
     private Reservation oldest;
     private Reservation youngest;
     private Reservation pool;
     private long open;
-    private final long[] noted = new long[NOTED];
+    private final long[] noted = new long[PacingShard.NOTED];
     private int notedCount;
 
     /**
@@ -132,11 +130,11 @@ public final class ReservationBook
     /**
      * Notes, reading nothing, that request {@code requestId}'s reservations will be looked up (a bid
      * inserts one, a notice takes one), for {@link #touchNoted}; notes nothing while the index is
-     * small enough to stay in cache, or past {@link #NOTED} notes.
+     * small enough to stay in cache, or past {@link PacingShard#NOTED} notes.
      */
     void note(final long requestId)
     {
-        if (notedCount < NOTED && touches())
+        if (notedCount < PacingShard.NOTED && touches())
         {
             noted[notedCount++] = requestId;
         }

@@ -87,11 +87,6 @@ public final class SettledNotices
     private static final int CHUNK_BITS = 20;
     private static final int CHUNK = 1 << CHUNK_BITS;
     private static final int CHUNK_MASK = CHUNK - 1;
-    /**
-     * Notices {@link #note} notes at most before a {@link #touchNoted}: twice a replay's block
-     * ({@code JournalReplay.BLOCK}), which notes no more than its own records.
-     */
-    private static final int NOTED = 64;
     /** While growing, this many notices move over with every half as many settled. */
     private static final int MIGRATE_BATCH = 16;
 
@@ -161,8 +156,8 @@ public final class SettledNotices
     private int touched;
 
     /** Index positions {@link #note noted} for {@link #touchNoted}, and the old index's while growing (-1 if not). */
-    private final int[] noted = new int[NOTED];
-    private final int[] notedOld = new int[NOTED];
+    private final int[] noted = new int[PacingShard.NOTED];
+    private final int[] notedOld = new int[PacingShard.NOTED];
     private int notedCount;
 
     /** How many notices the window is expected to hold at most ({@link #expect}): a growth goes straight there. */
@@ -222,11 +217,11 @@ public final class SettledNotices
      * Notes the index position a lookup of this notice will start at, for {@link #touchNoted}, and
      * reads nothing of the index: a caller about to apply a run of notices notes them all, then
      * touches them, so that their cache misses overlap (see {@link PacingShard#note}). Past
-     * {@link #NOTED} notes, a notice is not noted (the touch is a hint).
+     * {@link PacingShard#NOTED} notes, a notice is not noted (the touch is a hint).
      */
     void note(final long requestId, final long campaignId)
     {
-        if (notedCount < NOTED && head != tail)
+        if (notedCount < PacingShard.NOTED && head != tail)
         {
             final long hash = hash(requestId, campaignId);
             noted[notedCount] = (int)hash & (2 * mask + 1);

@@ -151,18 +151,18 @@ class CampaignTableTest
     void shouldNoteNoMoreThanItsLimit()
     {
         table.add(book(1));
-        for (int i = 0; i < 3 * CampaignTable.NOTED; i++)
+        for (int i = 0; i < 3 * PacingShard.NOTED; i++)
         {
             table.note(1);
         }
         // each note read campaign 1's slot (1) and its book (id 1): the notes past the limit were not kept
-        assertThat(table.touchNoted()).isEqualTo(2L * CampaignTable.NOTED);
+        assertThat(table.touchNoted()).isEqualTo(2L * PacingShard.NOTED);
     }
 
     @Test
     void shouldStaySafeWhenTheTableGrowsBetweenNoteAndTouch()
     {
-        for (long id = 1; id <= 3 * CampaignTable.NOTED; id++)
+        for (long id = 1; id <= 3 * PacingShard.NOTED; id++)
         {
             table.note(id); // noted before any book exists, against the smallest table
         }

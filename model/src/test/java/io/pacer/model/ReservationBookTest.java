@@ -59,11 +59,11 @@ class ReservationBookTest
         }
         // it grew to 32,768 slots when more than 16,384 x 0.65 were open (Agrona's load factor here)
         assertThat(book.openCount()).isEqualTo(10_650);
-        for (int i = 0; i < 3 * ReservationBook.NOTED; i++)
+        for (int i = 0; i < 3 * PacingShard.NOTED; i++)
         {
             book.note(1); // past the limit, noted no more
         }
-        assertThat(book.touchNoted()).isEqualTo(7L * ReservationBook.NOTED); // each read found campaign 7's reservation
+        assertThat(book.touchNoted()).isEqualTo(7L * PacingShard.NOTED); // each read found campaign 7's reservation
         assertThat(book.touchNoted()).isZero();
         assertThat(book.take(1, 7).costNanos()).isEqualTo(10);
     }

@@ -38,10 +38,9 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /**
      * How many events' lookups are noted and touched at a time, ahead of applying them (see {@link
      * #touchAhead}): enough to overlap the cache misses, few enough that the first are still in
-     * cache when their events come. No more than the 64 of each that a shard notes between touches
-     * ({@link PacingShard#note}); past that, the rest would go untouched.
+     * cache when their events come; as many as a shard notes of each kind between touches.
      */
-    static final int TOUCH_AHEAD = 64;
+    static final int TOUCH_AHEAD = PacingShard.NOTED;
     /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
     private RingBuffer<PacerEvent> ring;
     private long nextSequence;

@@ -67,7 +67,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
      * first, every record of it ({@link PacingShard#note} then {@link PacingShard#touchNoted}), so
      * that their cache misses overlap instead of each record waiting on its own. 32 since the
      * notices' positions are noted before they are read: 16 was ~4% slower on the 2 s-window
-     * journal and level on the 60 s one (bench/BENCHMARKS.md). At most 64 of each are noted.
+     * journal and level on the 60 s one (bench/BENCHMARKS.md). No more than a shard notes between
+     * touches ({@link PacingShard#NOTED}).
      */
     public static final int BLOCK = 32;
     /**
