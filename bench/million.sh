@@ -9,7 +9,7 @@
 #   RUNS=2 bench/million.sh /tmp/base/server/target/pacer.jar server/target/pacer.jar
 #   bench/million.sh JAR JAR:-XX:+UseTransparentHugePages   # JVM options for the server after a colon, comma-separated
 #   SPREAD=1 bench/million.sh JAR                  # then PAIRS more: the 1M server under the 1k load, the 1k server
-#   WARM_LOADS=0 bench/million.sh JAR              # no unmeasured load of each server before the pairs (default 1)
+#   WARM_LOADS=0 bench/million.sh JAR              # no unmeasured load of each server before the pairs (default 2)
 #
 # The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
 # (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
@@ -84,9 +84,14 @@ run() { # JAR[:OPTION,OPTION...]
   PID1M=$PID; H="$work/home1k" GP=19410 AP=19411
   rm -rf "$H"; mkdir -p "$H"; cp "$work/1k.json" "$H/campaigns.json"
   serve; up
-  # WARM_LOADS (default 1) unmeasured loads of each first: the first loads after a start ran slower
-  # on both servers, the 1M one more (its books first touched by a bid, the JIT still compiling)
-  for _ in $(seq 1 "${WARM_LOADS:-1}"); do load 19400 1000000 > /dev/null; load 19410 1000 > /dev/null; done
+  # WARM_LOADS (default 2) unmeasured loads of each first: the first loads after a start ran slower
+  # on both servers, the 1M one more (its books first touched by a bid, the JIT still compiling).
+  # Two, because the first reconnect is a JIT event of its own: the first load's connections closing
+  # and the next ones opening hit branches the compiled code had never seen (uncommon traps in
+  # Netty's read and close paths, the decoders' first wrap, an empty reservation queue), and C2 then
+  # spent 1.1-1.4 s of CPU recompiling during the second load, 0.15 s during the third
+  # (bench/BENCHMARKS.md, twenty-second sitting)
+  for _ in $(seq 1 "${WARM_LOADS:-2}"); do load 19400 1000000 > /dev/null; load 19410 1000 > /dev/null; done
   for _ in $(seq 1 "${PAIRS:-3}"); do t1m+="$(load 19400 1000000) "; t1k+="$(load 19410 1000) "; done
   # SPREAD=1: then the 1M server under the 1k load and the 1k server again, alternating, which tells
   # the server's size from the load's spread (after the pairs, so that they run as without it)
@@ -94,7 +99,8 @@ run() { # JAR[:OPTION,OPTION...]
     for _ in $(seq 1 "${PAIRS:-3}"); do t1m1k+="$(load 19400 1000) "; t1k2+="$(load 19410 1000) "; done
   fi
   stop; PID=$PID1M; stop
-  p=$(python3 -c 'import statistics,sys; m,k=[list(map(float,a.split())) for a in sys.argv[1:]]; print("%.2f" % statistics.median(a/b for a,b in zip(m,k)))' "$t1m" "$t1k")
+  # the target's figure: the median of the pairs' ratios; beside it the ratio of the two medians
+  p=$(python3 -c 'import statistics as st,sys; m,k=[list(map(float,a.split())) for a in sys.argv[1:]]; print("%.2f ratio_of_medians=%.2f" % (st.median(a/b for a,b in zip(m,k)), st.median(m)/st.median(k)))' "$t1m" "$t1k")
   echo "$spec first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
     "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=${t1m// /,} decisions_1k=${t1k// /,} ratio_median=$p" \
     ${t1m1k:+"decisions_1m_server_1k_load=${t1m1k// /,} decisions_1k_again=${t1k2// /,}"}
