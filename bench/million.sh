@@ -2,7 +2,8 @@
 # A million campaigns (#14): first start, restart from a snapshot, one edit of the file applied,
 # resident memory, and bid throughput with 1,000,000 campaigns against 1,000, for each jar given,
 # alternating, RUNS times. Throughput alternates PAIRS times (default 3) between a 1M server and a
-# 1k one running side by side; the ratio is the median of the pairs'. Loopback only; every load
+# 1k one running side by side; the ratio is the median of the pairs' (the ratio of the two medians
+# printed beside it). Loopback only; every load
 # run bounded (8 s + a 2 s warm-up, or WARMUP).
 #
 #   bench/million.sh JAR...                       # e.g. the base jar, then server/target/pacer.jar

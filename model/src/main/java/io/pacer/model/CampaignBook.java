@@ -33,21 +33,20 @@ public final class CampaignBook
     private static final int NOT_FIXED = Integer.MIN_VALUE;
 
     /*
-     * Fields are laid out by size, longs first, in declaration order within each size; then the
+     * Fields are laid out by size, longs first, in declaration order within each size (an int fills
+     * the gap after the header: fixedOffsetSeconds, read only when the day rolls); then the
      * booleans, then the references (Java 17, compressed references). What a bid and its win or
-     * loss notice read and write is one run, from id to rule; what they do not read comes before id
-     * (the counters only a late win or an expiry writes, and the daily line's start, read only under
-     * a daily cap). With a million campaigns nearly every bid's book is a cache miss, and the run
-     * then spans as few lines as it can: 160 bytes, 3.4 lines on average wherever the object starts,
-     * where with those fields in the middle of it the run was 192 bytes and 3.9 lines
-     * (CampaignBookLayoutTest holds it). The day window and the plan's lines are kept here as
-     * numbers, not objects of their own, for the same reason: each object was one more miss that
-     * waited on the one before.
+     * loss notice read and write is one run, from id to rule, with or without a daily cap; only the
+     * counters a late win or an expiry writes come before id. With a million campaigns nearly every
+     * bid's book is a cache miss, and the run then spans as few lines as it can: 176 bytes, 3.6
+     * lines on average wherever the object starts, where with those counters in the middle of it
+     * the run was 192 bytes and 3.9 lines (CampaignBookLayoutTest holds it). Outside the run, and
+     * rarer: the policy (a re-plan) and the definition (a day's roll in a zone whose offset
+     * changes). The day window and the plan's lines are kept here as numbers, not objects of their
+     * own, for the same reason: each object was one more miss that waited on the one before.
      */
     private long lateWins;
     private long expiredReservations;
-    private @EpochMillis long dailyFromMillis;
-    private @CurrencyNanos long dailyFromNanos;
 
     private final long id;
     private @EpochMillis long startMillis;
@@ -67,13 +66,16 @@ public final class CampaignBook
 
     /*
      * The pacing plan, as EvenRule keeps it: when it is next re-drawn, and where its lines start
-     * (the lifetime line ends at the flight's end at the budget, the daily line, above, at the day's
-     * end at the daily cap; see PacingLine). Forgotten when the definition changes, the daily line
+     * (the lifetime line ends at the flight's end at the budget, the daily line at the day's end
+     * at the daily cap; see PacingLine). Forgotten when the definition changes, the daily line
      * also when the day does.
      */
     private @EpochMillis long nextReplanMillis = NOT_PLANNED;
     private @EpochMillis long lifetimeFromMillis;
     private @CurrencyNanos long lifetimeFromNanos;
+    private @EpochMillis long dailyFromMillis;
+    private @CurrencyNanos long dailyFromNanos;
+
     /** Written by each win or loss notice, which reads the same run as its bid. */
     private long wins;
     private long losses;
@@ -216,11 +218,11 @@ public final class CampaignBook
     }
 
     /**
-     * Reads a field in every cache line of the book that a decision reads (see {@link
-     * PacingShard#touchNoted}): {@code id}, {@code spentNanos}, {@code lifetimeFromNanos} and
-     * {@code rule} lie at offsets 48, 112, 176 and 204 of the 216-byte object (Java 17, compressed
-     * references), never more than 64 bytes apart, so no line between them goes unread wherever the
-     * object starts; nothing before {@code id} is read.
+     * Reads a field in every cache line of the run a bid and its notice read (see {@link
+     * PacingShard#touchNoted} and the layout above): {@code id}, {@code spentNanos}, {@code
+     * lifetimeFromNanos} and {@code rule} lie at offsets 32, 96, 160 and 204 of the 216-byte object
+     * (Java 17, compressed references), never more than 64 bytes apart, so no line of the run goes
+     * unread wherever the object starts. CampaignBookLayoutTest names these four and the run.
      */
     long touch()
     {

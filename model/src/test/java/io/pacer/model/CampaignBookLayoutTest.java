@@ -24,14 +24,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 final class CampaignBookLayoutTest
 {
     /**
-     * What {@link CampaignBook#decide} and a win or loss notice read or write, ASAP or EVEN (the
-     * pacing policy aside, read at a re-plan); the daily line's start, read only under a daily cap,
-     * is not in the run.
+     * What {@link CampaignBook#decide} and a win or loss notice read or write, ASAP or EVEN, with or
+     * without a daily cap (the pacing policy aside, read at a re-plan, and what a day's roll reads).
      */
     private static final List<String> READ_BY_A_BID = List.of("id", "startMillis", "endMillis", "maxBidCpmMicros",
         "dayStartMillis", "dayEndMillis", "budgetNanos", "dailyBudgetNanos", "spentNanos", "reservedNanos",
         "todaySpentNanos", "bids", "noBids", "openReservations", "nextReplanMillis", "lifetimeFromMillis",
-        "lifetimeFromNanos", "wins", "losses", "active", "hasLifetimeLine", "hasDailyLine", "rule");
+        "lifetimeFromNanos", "dailyFromMillis", "dailyFromNanos", "wins", "losses", "active", "hasLifetimeLine", "hasDailyLine", "rule");
     /** What {@link CampaignBook#touch} reads, in offset order. */
     private static final List<String> TOUCHED = List.of("id", "spentNanos", "lifetimeFromNanos", "rule");
     private static final int CACHE_LINE = 64;
@@ -45,17 +44,19 @@ final class CampaignBookLayoutTest
         assumeTrue(VM.current().sizeOfField("java.lang.Object") == 4, "compressed references");
         fields = ClassLayout.parseClass(CampaignBook.class).fields().stream()
             .collect(Collectors.toMap(FieldLayout::name, Function.identity()));
+        // a field renamed or removed is named here, not met as a null below
+        assertThat(fields).containsKeys(READ_BY_A_BID.toArray(String[]::new)).containsKeys(TOUCHED.toArray(String[]::new));
     }
 
     @Test
-    void shouldLayWhatABidAndItsNoticeReadInOneRunOf160BytesFromTheId()
+    void shouldLayWhatABidAndItsNoticeReadInOneRunOf176BytesFromTheId()
     {
         final long start = READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset()).min().orElseThrow();
         final long end = READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset() + fields.get(name).size())
             .max().orElseThrow();
 
         assertThat(start).isEqualTo(fields.get("id").offset());
-        assertThat(end - start).isLessThanOrEqualTo(160);
+        assertThat(end - start).isLessThanOrEqualTo(176);
     }
 
     @Test
