@@ -52,8 +52,7 @@ final class CampaignBookLayoutTest
     void shouldLayWhatABidAndItsNoticeReadInOneRunOf176BytesFromTheId()
     {
         final long start = READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset()).min().orElseThrow();
-        final long end = READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset() + fields.get(name).size())
-            .max().orElseThrow();
+        final long end = runEnd();
 
         assertThat(start).isEqualTo(fields.get("id").offset());
         assertThat(end - start).isLessThanOrEqualTo(176);
@@ -63,8 +62,7 @@ final class CampaignBookLayoutTest
     void shouldTouchAFieldInEveryCacheLineOfTheRunWhereverTheBookStarts()
     {
         final long[] touched = TOUCHED.stream().mapToLong(name -> fields.get(name).offset()).toArray();
-        final long end = READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset() + fields.get(name).size())
-            .max().orElseThrow();
+        final long end = runEnd();
 
         assertThat(touched).isSorted();
         assertThat(touched[0]).isEqualTo(fields.get("id").offset());
@@ -74,5 +72,11 @@ final class CampaignBookLayoutTest
         }
         assertThat(end - 1 - touched[touched.length - 1]).isLessThan(CACHE_LINE);
         assertThat(Arrays.stream(touched).distinct().count()).isEqualTo(TOUCHED.size());
+    }
+
+    /** Where the run of what a bid reads ends: the end of its last field. */
+    private static long runEnd()
+    {
+        return READ_BY_A_BID.stream().mapToLong(name -> fields.get(name).offset() + fields.get(name).size()).max().orElseThrow();
     }
 }

@@ -57,7 +57,7 @@ class ReservationBookTest
         {
             book.open(id, 7, null, Units.currencyNanos(10), Units.epochMillis(100));
         }
-        // it grew to 32,768 slots when more than 16,384 x 0.65 were open (Agrona's load factor here)
+        // it grew to 32,768 slots when more than 16,384 x 0.65 were open (the 0.65 load factor ReservationBook gives the map)
         assertThat(book.openCount()).isEqualTo(10_650);
         for (int i = 0; i < 3 * PacingShard.NOTED; i++)
         {

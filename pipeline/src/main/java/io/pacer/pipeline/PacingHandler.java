@@ -71,7 +71,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         this.queueDeadlineNanos = queueDeadlineNanos;
     }
 
-    /** This handler reads its batches' events ahead in {@code ring}, to touch their campaigns. */
+    /** This handler reads its batches' events ahead in {@code ring}, to note and touch what they will look up. */
     void readAheadIn(final RingBuffer<PacerEvent> ring)
     {
         this.ring = ring;

@@ -72,10 +72,8 @@ public final class JournalReplay implements JournalReader.RecordHandler
      */
     public static final int BLOCK = 32;
     /**
-     * The reservations a replay's shards pool at first; they make more as the journal asks. (Their
-     * index starts small in any shard: made for 65,536, it was 1.5 MB and a cache miss a bid and a
-     * notice, where a journal whose notices come back at once holds a few hundred; 1.06-1.08x the
-     * replay.)
+     * The reservations a replay's shards pool at first; they make more as the journal asks. Their
+     * index is sized apart, small at first in any shard (see ReservationBook's INITIAL_INDEX_SLOTS).
      */
     private static final int REPLAY_POOLED_RESERVATIONS = 1 << 10;
 
