@@ -9,6 +9,8 @@
 #                                   # pacing deadline tls modes before
 #   BASE_JAR=/tmp/base/server/target/pacer.jar ONLY=before bench/run.sh
 #                                   # this commit against another build, alternating in one run
+#   SERVER_OPTS=-Dpacer.pipeline.shards=4 BASE_JAR=... ONLY=before bench/run.sh
+#                                   # every server started with these JVM options too
 #
 # Results: bench/results/<timestamp>/ (raw JSON, logs) and summary.md there, printed at the end.
 set -euo pipefail
@@ -57,7 +59,8 @@ wait_port() {
 
 start_pacer() { # extra JVM options...; each server journals into a fresh directory, removed at stop
   journal_dir=$(mktemp -d /tmp/pacer-bench-journal.XXXXXX)
-  java $OPENS -Dpacer.journal.dir="$journal_dir" "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+  # shellcheck disable=SC2086 # SERVER_OPTS: JVM options, split as words
+  java $OPENS -Dpacer.journal.dir="$journal_dir" ${SERVER_OPTS:-} "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
     -jar "${SERVER_JAR:-$JAR}" serve > "$out/pacer.log" 2>&1 &
   server_pid=$!
   wait_port $GW

@@ -116,7 +116,8 @@ public final class PacerPipeline implements AutoCloseable
         this.journaler = journaler;
         this.replier = new Replier(decisions, journaler);
         // in cluster mode the shards live in the cluster's service, not here
-        final PacingHandler[] handlers = consumer != null ? new PacingHandler[0] : handlers(config);
+        final ShardRouter router = new ShardRouter(config.shards());
+        final PacingHandler[] handlers = consumer != null ? new PacingHandler[0] : handlers(config, router);
         this.shards = List.of(handlers);
 
         if (consumer != null)
@@ -144,7 +145,8 @@ public final class PacerPipeline implements AutoCloseable
                 this.ownLoop = drainLoop == null ? new OwnThreadDrainLoop() : null;
                 this.drainLoop = drainLoop == null ? ownLoop : drainLoop;
                 this.ring = disruptor.getRingBuffer();
-                this.drainer = new RingDrainer(ring, handlers, replier, exceptionHandler, this.drainLoop);
+                // the drainer reads ahead for all the shards on its loop, once
+                this.drainer = new RingDrainer(ring, handlers, router, replier, exceptionHandler, this.drainLoop);
             }
             case DEDICATED ->
             {
@@ -157,19 +159,18 @@ public final class PacerPipeline implements AutoCloseable
                 this.drainLoop = null;
                 this.ring = disruptor.getRingBuffer();
                 this.drainer = null;
+                for (final PacingHandler handler : handlers)
+                {
+                    handler.readAheadIn(ring);
+                }
             }
             default -> throw new IllegalArgumentException("threading " + config.threading());
-        }
-        for (final PacingHandler handler : handlers)
-        {
-            handler.readAheadIn(ring);
         }
         this.ticks = new TickSource(this, config.tickIntervalMillis(), this.drainLoop);
     }
 
-    private static PacingHandler[] handlers(final PipelineConfig config)
+    private static PacingHandler[] handlers(final PipelineConfig config, final ShardRouter router)
     {
-        final ShardRouter router = new ShardRouter(config.shards());
         final PacingHandler[] handlers = new PacingHandler[config.shards()];
         for (int i = 0; i < handlers.length; i++)
         {

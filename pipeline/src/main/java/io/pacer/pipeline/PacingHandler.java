@@ -71,7 +71,11 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         this.queueDeadlineNanos = queueDeadlineNanos;
     }
 
-    /** This handler reads its batches' events ahead in {@code ring}, to note and touch what they will look up. */
+    /**
+     * This handler reads its batches' events ahead in {@code ring}, to note and touch what they will
+     * look up: on a thread of its own. Handlers sharing a thread are read ahead for by their {@link
+     * RingDrainer}, once for all of them.
+     */
     void readAheadIn(final RingBuffer<PacerEvent> ring)
     {
         this.ring = ring;
@@ -117,18 +121,36 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         for (; s <= last && ring.isAvailable(s); s++)
         {
             final PacerEvent event = ring.get(s);
-            final EventType type = event.type;
-            if (type != null && type.fromGateway())
+            if (readsAhead(event) && router.shardOf(event.campaignId) == shardIndex)
             {
-                final long campaignId = event.campaignId;
-                if (router.shardOf(campaignId) == shardIndex)
-                {
-                    shard.note(event.requestId, campaignId, type != EventType.BID_REQUEST);
-                }
+                noteAhead(event);
             }
         }
-        touched += shard.touchNoted();
+        touchNotedAhead();
         touchedThrough = s - 1;
+    }
+
+    /** Whether {@link #noteAhead} has anything to note of {@code event}: a gateway's bid or notice. */
+    static boolean readsAhead(final PacerEvent event)
+    {
+        final EventType type = event.type;
+        return type != null && type.fromGateway();
+    }
+
+    /**
+     * Notes what {@code event}, one of this shard's gateway events ({@link #readsAhead}), will look
+     * up, for {@link #touchNotedAhead}; changes nothing. For this handler's own read-ahead, and for
+     * a {@link RingDrainer} that reads ahead once for all the shards on its thread.
+     */
+    void noteAhead(final PacerEvent event)
+    {
+        shard.note(event.requestId, event.campaignId, event.type != EventType.BID_REQUEST);
+    }
+
+    /** Touches what {@link #noteAhead} noted, at once (see {@link PacingShard#touchNoted}); changes nothing. */
+    void touchNotedAhead()
+    {
+        touched += shard.touchNoted();
     }
 
     /** Counts a batch of {@code batchSize} events, {@code queueDepth} still waiting. */

@@ -3,6 +3,7 @@ package io.pacer.pipeline;
 import com.lmax.disruptor.EventPoller;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
+import io.pacer.model.ShardRouter;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -11,6 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * handed to each shard's {@link PacingHandler} and then to the {@link Replier}, exactly as the
  * dedicated threads would see it, batch by batch. A batch is whatever one poll of the ring finds
  * published; its end is where the replier journals and answers.
+ * <p>
+ * Before each handler applies an event, the drainer reads ahead once for all of them: it notes each
+ * of the next {@link PacingHandler#TOUCH_AHEAD} gateway events into its own shard's handler and
+ * then has every handler touch what was noted, so that the cache misses overlap (as a handler on a
+ * thread of its own reads ahead for itself). Each handler reading ahead for itself here walked the
+ * same events once per shard and kept only its own.
  * <p>
  * Producers call {@link #requestDrain()} after publishing; requests coalesce into one drain per
  * loop pass. A failure while handling an event is contained as in dedicated mode: counted,
@@ -21,6 +28,7 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
     private final RingBuffer<PacerEvent> ring;
     private final EventPoller<PacerEvent> poller;
     private final PacingHandler[] shards;
+    private final ShardRouter router;
     private final Replier replier;
     private final ExceptionHandler<PacerEvent> exceptions;
     private final DrainLoop loop;
@@ -40,15 +48,23 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
     private boolean stopped;
     private boolean batchStarted;
     private long batchSize;
+    /** The last sequence the current batch may hold (the cursor when it started), and the last read ahead. */
+    private long batchLast = -1;
+    private long touchedThrough = -1;
 
     RingDrainer(
-        final RingBuffer<PacerEvent> ring, final PacingHandler[] shards, final Replier replier,
+        final RingBuffer<PacerEvent> ring, final PacingHandler[] shards, final ShardRouter router, final Replier replier,
         final ExceptionHandler<PacerEvent> exceptions, final DrainLoop loop)
     {
+        if (shards.length != router.shards())
+        {
+            throw new IllegalArgumentException(shards.length + " handlers for " + router.shards() + " shards");
+        }
         this.ring = ring;
         this.poller = ring.newPoller();
         ring.addGatingSequences(poller.getSequence());
         this.shards = shards;
+        this.router = router;
         this.replier = replier;
         this.exceptions = exceptions;
         this.loop = loop;
@@ -140,8 +156,10 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             {
                 shard.beginBatch(now, backlog, cursor);
             }
+            batchLast = cursor;
         }
         batchSize++;
+        readAhead(sequence);
         for (final PacingHandler shard : shards)
         {
             try
@@ -172,6 +190,36 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             exceptions.handleEventException(ex, sequence, event);
         }
         return true;
+    }
+
+    /**
+     * Before event {@code sequence} is applied, if it was not read ahead yet: notes what it and the
+     * next events of the batch, {@link PacingHandler#TOUCH_AHEAD} in all, will look up, each into
+     * its own shard's handler, then has every handler touch its notes. Changes nothing. It stops at
+     * the first event not yet published (the batch is bounded by the cursor, which counts sequences
+     * claimed and not yet published); that one is read ahead when its turn comes.
+     */
+    private void readAhead(final long sequence)
+    {
+        if (sequence <= touchedThrough)
+        {
+            return;
+        }
+        final long last = Math.max(sequence, Math.min(batchLast, sequence + PacingHandler.TOUCH_AHEAD - 1));
+        long s = sequence;
+        for (; s <= last && ring.isAvailable(s); s++)
+        {
+            final PacerEvent event = ring.get(s);
+            if (PacingHandler.readsAhead(event))
+            {
+                shards[router.shardOf(event.campaignId)].noteAhead(event);
+            }
+        }
+        for (final PacingHandler shard : shards)
+        {
+            shard.touchNotedAhead();
+        }
+        touchedThrough = s - 1;
     }
 
     /** On the loop: drains no more (the pipeline has closed; the journal is closing). */

@@ -9,6 +9,8 @@ import io.pacer.model.PacingShard;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -220,22 +222,24 @@ class PacerPipelineTest
     }
 
     /**
-     * A shard of more campaigns than {@link PacingShard#TOUCH_FROM_CAMPAIGNS}: the handler reads
-     * each batch's campaigns ahead of deciding, and every bid is still decided by its own
-     * campaign's budget, in ring order.
+     * Shards of more campaigns than {@link PacingShard#TOUCH_FROM_CAMPAIGNS} each: each batch's
+     * campaigns are read ahead of deciding (by the handler on a thread of its own, or once for all
+     * the shards by the loop they share), and every bid is still decided by its own campaign's
+     * budget, in ring order.
      */
-    @Test
-    void shouldDecideEachBidByItsOwnCampaignsBudgetInAShardLargeEnoughToTouchAhead() throws Exception
+    @ParameterizedTest(name = "{0} shards")
+    @ValueSource(ints = {1, 4})
+    void shouldDecideEachBidByItsOwnCampaignsBudgetInShardsLargeEnoughToTouchAhead(final int shards) throws Exception
     {
-        start(1);
-        final int campaigns = PacingShard.TOUCH_FROM_CAMPAIGNS + 1_000;
+        start(shards);
+        final int campaigns = shards * PacingShard.TOUCH_FROM_CAMPAIGNS + 1_000;
         final long budgetMicros = 2;
         final List<CampaignDefinition> definitions = new ArrayList<>();
         for (long id = 0; id < campaigns; id++)
         {
             definitions.add(campaign(id, budgetMicros));
         }
-        pipeline.submit(AdminCommand.updateAll(definitions, 1)).get(60, TimeUnit.SECONDS);
+        pipeline.submit(AdminCommand.updateAll(definitions, shards)).get(60, TimeUnit.SECONDS);
 
         final SplittableRandom random = new SplittableRandom(11);
         final long[] committedNanos = new long[campaigns];
