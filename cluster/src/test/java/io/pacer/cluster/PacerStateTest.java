@@ -5,6 +5,7 @@ import io.pacer.cluster.sbe.MessageHeaderDecoder;
 import io.pacer.model.CampaignDefinition;
 import io.pacer.model.CampaignDefinitionParser;
 import io.pacer.model.PacingPolicy;
+import io.pacer.model.PacingShard;
 import io.pacer.pipeline.EventType;
 import io.pacer.wire.Reason;
 import org.agrona.ExpandableArrayBuffer;
@@ -17,6 +18,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,6 +115,61 @@ class PacerStateTest
         assertThat(decide(state, NODE_A, bids, T0 + 2)).containsExactly(Reason.NONE, Reason.BUDGET_EXHAUSTED);
         assertThat(state.wasDuplicate()).isTrue();
         assertThat(state.shards().get(1).snapshot(7).bids()).as("decided once").isEqualTo(1);
+    }
+
+    /**
+     * Shards of more campaigns than {@link PacingShard#TOUCH_FROM_CAMPAIGNS} each, so that a batch's
+     * campaigns are read ahead of deciding, {@link PacingShard#NOTED} events at a time: a batch of
+     * several times that many is still decided in log order, each bid by its own campaign's budget,
+     * and a campaign defined in the middle of it is unknown to the bids before and known after.
+     */
+    @Test
+    void shouldDecideALongBatchInLogOrderInShardsLargeEnoughToTouchAhead()
+    {
+        final PacerState large = new PacerState(2, PacingPolicy.DEFAULT);
+        final int campaigns = 2 * PacingShard.TOUCH_FROM_CAMPAIGNS + 1_000;
+        long seq = 1;
+        for (int from = 0; from < campaigns; from += 2_000)
+        {
+            final List<CampaignDefinition> part = new ArrayList<>();
+            for (long id = from; id < Math.min(campaigns, from + 2_000); id++)
+            {
+                part.add(asap(id, 2)); // 2,000 nanos
+            }
+            decide(large, NODE_A, new Batch(seq++).define(EventType.CAMPAIGN_BATCH, part.toArray(new CampaignDefinition[0])), T0);
+        }
+        final long added = campaigns + 7;
+        final SplittableRandom random = new SplittableRandom(5);
+        final long[] committedNanos = new long[campaigns];
+        final Batch batch = new Batch(seq);
+        final List<Reason> expected = new ArrayList<>();
+        final int events = 5 * PacingShard.NOTED;
+        for (int i = 0; i < events; i++)
+        {
+            if (i == events / 2)
+            {
+                batch.define(EventType.CAMPAIGN_UPDATE, asap(added, 2));
+                expected.add(Reason.NONE);
+            }
+            else if (i % 10 == 0)
+            {
+                // before its definition unknown; after it, its budget covers two of these bids
+                batch.bid(i, added, 1_000);
+                expected.add(i < events / 2 ? Reason.UNKNOWN_CAMPAIGN : i < events / 2 + 30 ? Reason.NONE :
+                    Reason.BUDGET_EXHAUSTED);
+            }
+            else
+            {
+                final int campaign = random.nextInt(40);
+                final long cpmMicros = 1 + random.nextLong(1_500); // an impression's cost in nanos
+                batch.bid(i, campaign, cpmMicros);
+                final boolean fits = committedNanos[campaign] + cpmMicros <= 2_000;
+                committedNanos[campaign] += fits ? cpmMicros : 0;
+                expected.add(fits ? Reason.NONE : Reason.BUDGET_EXHAUSTED);
+            }
+        }
+        assertThat(decide(large, NODE_A, batch, T0 + 1)).containsExactlyElementsOf(expected);
+        assertThat(expected).contains(Reason.NONE, Reason.BUDGET_EXHAUSTED, Reason.UNKNOWN_CAMPAIGN);
     }
 
     @Test
