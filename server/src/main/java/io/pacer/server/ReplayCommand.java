@@ -193,6 +193,12 @@ final class ReplayCommand implements Callable<Integer>
             System.err.println("pacer replay: " + usage);
             return USAGE;
         }
+        if (JournalReader.segments(journal).isEmpty())
+        {
+            // a server makes its first segment with its first event: nothing was journaled, which is said, not an error
+            System.err.println("pacer replay: no journal segments (journal-<sequence>.log) in " + journal +
+                ": nothing was journaled there");
+        }
         final RecordFilter filter = new RecordFilter(campaign == null ? null : Long.parseUnsignedLong(campaign), gateway,
             from == null ? Units.MIN_INSTANT : Units.epochMillis(from.toEpochMilli()),
             to == null ? Units.MAX_INSTANT : Units.epochMillis(to.toEpochMilli()));
@@ -355,6 +361,12 @@ final class ReplayCommand implements Callable<Integer>
         if (!Files.isDirectory(journal))
         {
             return "no such journal directory: " + journal;
+        }
+        if (JournalReader.segments(journal).isEmpty() && !JournalReader.segments(journal.resolve("journal")).isEmpty())
+        {
+            // the directory above the journal (pacer.home's data): its audit would report nothing, like a quiet day
+            return "no journal segments (journal-<sequence>.log) in " + journal + "; did you mean --journal " +
+                journal.resolve("journal") + "?";
         }
         if (!"text".equals(format) && !"json".equals(format))
         {

@@ -269,4 +269,26 @@ class ReplayQuestionsIntegrationTest
         assertThat(policy.exitCode()).isEqualTo(2);
         assertThat(policy.err()).contains("--what-if", "replanIntervalMillis", "recorded:");
     }
+
+    /**
+     * The directory above a journal (a home's data directory) is refused with a pointer to the
+     * journal in it, not audited as a quiet day; a directory where nothing was journaled is audited
+     * as empty, and said to be.
+     */
+    @Test
+    void shouldPointFromTheDirectoryAboveAJournalToTheJournalInIt(@TempDir final Path dir) throws Exception
+    {
+        final Path above = Path.of(journal).getParent(); // the test server's home/data, holding home/data/journal
+        assertThat(Path.of(journal).getFileName()).hasToString("journal");
+        final Run refused = cli("replay", "--journal", above.toString());
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err()).contains("no journal segments", "did you mean --journal " + above.resolve("journal"));
+        assertThat(refused.out()).isEmpty();
+
+        final Path empty = Files.createDirectory(dir.resolve("empty"));
+        final Run nothing = cli("replay", "--journal", empty.toString());
+        assertThat(nothing.exitCode()).as(nothing.err()).isZero();
+        assertThat(nothing.err()).contains("nothing was journaled there");
+        assertThat(nothing.out()).contains("0 events");
+    }
 }
