@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(value = 1, jvmArgsPrepend = {"-Xms3g", "-Xmx3g"})
 public class BookStorageBenchmark
 {
     private static final int BATCH = 32;
@@ -58,7 +58,7 @@ public class BookStorageBenchmark
     /**
      * A campaign as an object, laid out as {@code CampaignBook} is (Java 17, compressed references):
      * 216 bytes, two counters before the id, the bid run from the id (offset 32) to the first
-     * reference (200).
+     * reference (204, after three booleans).
      */
     @SuppressWarnings("unused")
     static final class Book
@@ -67,6 +67,7 @@ public class BookStorageBenchmark
         final long id;
         long a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20;
         int flags;
+        boolean b1, b2, b3;
         Object rule = this;
         Object policy;
         Object definition;

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED")
+@Fork(value = 1, jvmArgsPrepend = "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED")
 public class PacingDecisionBenchmark
 {
     @Param({"EVEN", "ASAP"})

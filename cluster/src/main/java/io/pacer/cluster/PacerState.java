@@ -244,7 +244,7 @@ public final class PacerState
      * Before event {@code from} of the batch's {@code count} is applied: notes what its bids and
      * notices from there, {@link PacingShard#NOTED} events in all, will look up, each in its own
      * shard, then touches it, so that their cache misses overlap instead of each event waiting on
-     * its own (as a single node's handlers and a replay do; see {@link PacingShard#touchNoted}).
+     * its own (as a single node's pipeline and a replay do; see {@link PacingShard#touchNoted}).
      * Changes nothing.
      */
     private void touchAhead(final int from, final int count)

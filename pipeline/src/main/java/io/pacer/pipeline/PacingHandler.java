@@ -47,7 +47,7 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     /** The last sequence the current batch may hold, and the last whose lookups were touched. */
     private long batchLast = -1;
     private long touchedThrough = -1;
-    /** What {@link #touchAhead} read: written, never read; the store keeps the reads from being optimised away. */
+    /** What {@link #touchNotedAhead} read: written, never read; the store keeps the reads from being optimised away. */
     @SuppressWarnings("UnusedVariable")
     private long touched;
     /** Batches, batched events, queue depth, deadline sheds, as last published (any thread reads). */
@@ -106,9 +106,9 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      * all, will look up (their campaigns' books, their requests' places in the reservations' index,
      * and the notices' places in the dedupe window), then
      * touches them at once, so that their cache misses overlap (see {@link PacingShard#touchNoted}).
-     * Changes nothing. It stops at the first event not yet published (the shared loop bounds a batch
-     * only by the ring's cursor, which counts sequences claimed and not yet published); that one is
-     * touched when its turn comes.
+     * Changes nothing. Only for a handler on a thread of its own ({@link #readAheadIn}); handlers
+     * sharing a loop are read ahead for by their {@link RingDrainer}. It stops at the first event
+     * not yet published; that one is touched when its turn comes.
      */
     private void touchAhead(final long sequence)
     {
