@@ -43,6 +43,8 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     static final int TOUCH_AHEAD = PacingShard.NOTED;
     /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
     private RingBuffer<PacerEvent> ring;
+    /** For {@link #readAhead}: this handler in its shard's slot, the others null (set with {@link #ring}). */
+    private PacingHandler[] onlyThis;
     private long nextSequence;
     /** The last sequence the current batch may hold, and the last whose lookups were touched. */
     private long batchLast = -1;
@@ -79,25 +81,27 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     void readAheadIn(final RingBuffer<PacerEvent> ring)
     {
         this.ring = ring;
+        this.onlyThis = new PacingHandler[router.shards()];
+        onlyThis[shardIndex] = this;
     }
 
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
-        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false, nextSequence + batchSize - 1);
+        beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false);
+        batchLast = nextSequence + batchSize - 1;
         batchDone(batchSize, queueDepth);
     }
 
     /**
      * A batch starts at {@code nowNanos}: the queue deadline of its bids is measured from here.
      * With {@code backlog}, the batch starts behind a backlog, so the deadline applies to every bid
-     * in it, {@link PacerEvent#sheddable} or not. The batch holds no event after {@code lastSequence}.
+     * in it, {@link PacerEvent#sheddable} or not.
      */
-    void beginBatch(final long nowNanos, final boolean backlog, final long lastSequence)
+    void beginBatch(final long nowNanos, final boolean backlog)
     {
         batchStartNanos = nowNanos;
         batchBehindBacklog = backlog;
-        batchLast = lastSequence;
     }
 
     /**
@@ -112,26 +116,50 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      */
     private void touchAhead(final long sequence)
     {
-        if (ring == null || sequence <= touchedThrough)
+        if (ring != null && sequence > touchedThrough)
         {
-            return;
+            touchedThrough = readAhead(ring, sequence, batchLast, onlyThis, router);
         }
+    }
+
+    /**
+     * The read-ahead itself, for one handler on its own thread ({@link #touchAhead}) or for all the
+     * handlers sharing a loop ({@link RingDrainer}): walks the events from {@code sequence}, {@link
+     * #TOUCH_AHEAD} at most and none after {@code batchLast} or the first not yet published, notes
+     * each gateway event into the handler of its shard in {@code byShard} (indexed by {@code
+     * router}; a null slot: not read ahead here), then has each handler touch its notes.
+     *
+     * @return the last sequence read ahead
+     */
+    static long readAhead(final RingBuffer<PacerEvent> ring, final long sequence, final long batchLast,
+        final PacingHandler[] byShard, final ShardRouter router)
+    {
         final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
         long s = sequence;
         for (; s <= last && ring.isAvailable(s); s++)
         {
             final PacerEvent event = ring.get(s);
-            if (readsAhead(event) && router.shardOf(event.campaignId) == shardIndex)
+            if (readsAhead(event))
             {
-                noteAhead(event);
+                final PacingHandler owner = byShard[router.shardOf(event.campaignId)];
+                if (owner != null)
+                {
+                    owner.noteAhead(event);
+                }
             }
         }
-        touchNotedAhead();
-        touchedThrough = s - 1;
+        for (final PacingHandler handler : byShard)
+        {
+            if (handler != null)
+            {
+                handler.touchNotedAhead();
+            }
+        }
+        return s - 1;
     }
 
     /** Whether {@link #noteAhead} has anything to note of {@code event}: a gateway's bid or notice. */
-    static boolean readsAhead(final PacerEvent event)
+    private static boolean readsAhead(final PacerEvent event)
     {
         final EventType type = event.type;
         return type != null && type.fromGateway();
@@ -139,16 +167,15 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
 
     /**
      * Notes what {@code event}, one of this shard's gateway events ({@link #readsAhead}), will look
-     * up, for {@link #touchNotedAhead}; changes nothing. For this handler's own read-ahead, and for
-     * a {@link RingDrainer} that reads ahead once for all the shards on its thread.
+     * up, for {@link #touchNotedAhead}; changes nothing.
      */
-    void noteAhead(final PacerEvent event)
+    private void noteAhead(final PacerEvent event)
     {
         shard.note(event.requestId, event.campaignId, event.type != EventType.BID_REQUEST);
     }
 
     /** Touches what {@link #noteAhead} noted, at once (see {@link PacingShard#touchNoted}); changes nothing. */
-    void touchNotedAhead()
+    private void touchNotedAhead()
     {
         touched += shard.touchNoted();
     }

@@ -154,7 +154,7 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             final boolean backlog = cursor - sequence >= backlogEvents;
             for (final PacingHandler shard : shards)
             {
-                shard.beginBatch(now, backlog, cursor);
+                shard.beginBatch(now, backlog);
             }
             batchLast = cursor;
         }
@@ -194,32 +194,15 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
 
     /**
      * Before event {@code sequence} is applied, if it was not read ahead yet: notes what it and the
-     * next events of the batch, {@link PacingHandler#TOUCH_AHEAD} in all, will look up, each into
-     * its own shard's handler, then has every handler touch its notes. Changes nothing. It stops at
-     * the first event not yet published (the batch is bounded by the cursor, which counts sequences
-     * claimed and not yet published); that one is read ahead when its turn comes.
+     * next events of the batch will look up, each into its own shard's handler, then has every
+     * handler touch its notes ({@link PacingHandler#readAhead}). Changes nothing.
      */
     private void readAhead(final long sequence)
     {
-        if (sequence <= touchedThrough)
+        if (sequence > touchedThrough)
         {
-            return;
+            touchedThrough = PacingHandler.readAhead(ring, sequence, batchLast, shards, router);
         }
-        final long last = Math.max(sequence, Math.min(batchLast, sequence + PacingHandler.TOUCH_AHEAD - 1));
-        long s = sequence;
-        for (; s <= last && ring.isAvailable(s); s++)
-        {
-            final PacerEvent event = ring.get(s);
-            if (PacingHandler.readsAhead(event))
-            {
-                shards[router.shardOf(event.campaignId)].noteAhead(event);
-            }
-        }
-        for (final PacingHandler shard : shards)
-        {
-            shard.touchNotedAhead();
-        }
-        touchedThrough = s - 1;
     }
 
     /** On the loop: drains no more (the pipeline has closed; the journal is closing). */

@@ -58,6 +58,7 @@ final class ReplayCommand implements Callable<Integer>
     static final int MISMATCH = 3;
     static final int CORRUPT = 4;
     private static final int USAGE = 2;
+    private static final String NO_SEGMENTS = "no journal segments (journal-<sequence>.log) in ";
 
     @Option(names = "--journal", paramLabel = "DIR",
         description = "The journal directory (a single node's pacer.journal.dir, or a cluster member's DIR/journal).")
@@ -193,11 +194,11 @@ final class ReplayCommand implements Callable<Integer>
             System.err.println("pacer replay: " + usage);
             return USAGE;
         }
-        if (JournalReader.segments(journal).isEmpty())
+        if (clusterDir == null && JournalReader.segments(journal).isEmpty())
         {
-            // a server makes its first segment with its first event: nothing was journaled, which is said, not an error
-            System.err.println("pacer replay: no journal segments (journal-<sequence>.log) in " + journal +
-                ": nothing was journaled there");
+            // a server makes its first segment with its first event: nothing was journaled, which is said, not an
+            // error (a cluster member's projection says so itself)
+            System.err.println("pacer replay: " + NO_SEGMENTS + journal + ": nothing was journaled there");
         }
         final RecordFilter filter = new RecordFilter(campaign == null ? null : Long.parseUnsignedLong(campaign), gateway,
             from == null ? Units.MIN_INSTANT : Units.epochMillis(from.toEpochMilli()),
@@ -365,7 +366,7 @@ final class ReplayCommand implements Callable<Integer>
         if (JournalReader.segments(journal).isEmpty() && !JournalReader.segments(journal.resolve("journal")).isEmpty())
         {
             // the directory above the journal (pacer.home's data): its audit would report nothing, like a quiet day
-            return "no journal segments (journal-<sequence>.log) in " + journal + "; did you mean --journal " +
+            return NO_SEGMENTS + journal + "; did you mean --journal " +
                 journal.resolve("journal") + "?";
         }
         if (!"text".equals(format) && !"json".equals(format))
