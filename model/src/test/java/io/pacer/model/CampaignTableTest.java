@@ -148,6 +148,27 @@ class CampaignTableTest
     }
 
     @Test
+    void shouldTouchTheBookOneSlotOnWhenTheHomeSlotHoldsAnotherCampaign()
+    {
+        final int mask = table.capacity() - 1;
+        final long first = 1;
+        long second = 2;
+        while (Hashing.hash(second, mask) != Hashing.hash(first, mask))
+        {
+            second++;
+        }
+        table.add(book(first));
+        table.add(book(second)); // the slot after the home they share
+        table.note(second);
+        // the home slot held a book (1), campaign first's, touched (its id), and it was not the one
+        // looked for, so the book one slot on was touched too (campaign second's id)
+        assertThat(table.touchNoted()).isEqualTo(1 + first + second);
+        table.note(first);
+        // found at home: nothing one slot on is read
+        assertThat(table.touchNoted()).isEqualTo(1 + first);
+    }
+
+    @Test
     void shouldNoteNoMoreThanItsLimit()
     {
         table.add(book(1));

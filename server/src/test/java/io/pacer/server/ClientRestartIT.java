@@ -195,7 +195,8 @@ class ClientRestartIT
                 failSafeNanos.getMaxValue() / 1e6, whileStoppedNanos.getValueAtPercentile(50) / 1e6,
                 whileStoppedNanos.getValueAtPercentile(99) / 1e6, whileStoppedNanos.getMaxValue() / 1e6,
                 stats.get(ClientStats.Count.LATE_ANSWERS), stats.get(ClientStats.Count.RELEASES));
-            assertThat(failSafeNanos.getTotalCount()).as("the bids made while it was stopped").isGreaterThanOrEqualTo(700);
+            // 800 bids were made while it was stopped; the last few, within the deadline of its waking, may be answered in time
+            assertThat(whileStoppedNanos.getTotalCount()).as("the bids made while it was stopped").isGreaterThanOrEqualTo(700);
             assertThat(stats.get(ClientStats.Count.RELEASES)).isEqualTo(failedSafe);
             // a timed bound stays loose here (a shared 2-core host); bench/BENCHMARKS.md gives the figure. The tail is
             // bounded for the bids made while the server was stopped, which is what the deadline is for: a bid the
