@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * million campaigns a bid's lookup missed the cache twice (the key's slot, then the value's)
  * before it reached the book, which misses anyway. Here the slot is the only miss before the book.
  * A probe past another campaign reads that campaign's book, one more miss, so the table stays at
- * most a quarter full (16 to 32 bytes a campaign), which keeps those to about one lookup in six.
+ * most a quarter full (16 to 32 bytes a campaign), which keeps those to about one lookup in eight
+ * (11.9% of ids 1 to 1,000,000).
  */
 final class CampaignTable
 {
