@@ -263,8 +263,8 @@ public final class PacingShard
      * reservations are indexed, if that index has grown past what stays in cache; and for a notice,
      * where the dedupe window will look for it (with a window of notices far larger than any cache,
      * each of those is a miss of its own). A caller notes a run of events (a replay's block, a live
-     * batch's next events), then touches them: loops of a load each, short enough for the processor
-     * to have all their misses in flight at once. At most {@link #NOTED} of each are noted between
+     * batch's next events), then touches them: short loops, most of a load each, so that the
+     * processor has all their misses in flight at once. At most {@link #NOTED} of each are noted between
      * touches.
      */
     public void note(final long requestId, final long campaignId, final boolean notice)
@@ -281,8 +281,8 @@ public final class PacingShard
     }
 
     /**
-     * Reads the table slots and books, then the reservations' index, then the dedupe window's index
-     * positions, {@link #note noted} since the last call, and forgets the notes; changes nothing else.
+     * Reads the table slots and books (and after a collision, the book one slot on), then the
+     * reservations' index, then the dedupe window's index positions, {@link #note noted} since the last call, and forgets the notes; changes nothing else.
      *
      * @return what was read (means nothing: keep it, so the reads are not optimised away)
      */

@@ -150,13 +150,8 @@ class CampaignTableTest
     @Test
     void shouldTouchTheBookOneSlotOnWhenTheHomeSlotHoldsAnotherCampaign()
     {
-        final int mask = table.capacity() - 1;
-        final long first = 1;
-        long second = 2;
-        while (Hashing.hash(second, mask) != Hashing.hash(first, mask))
-        {
-            second++;
-        }
+        final long first = 3;
+        final long second = sharingHomeWith(first, first + 1);
         table.add(book(first));
         table.add(book(second)); // the slot after the home they share
         table.note(second);
@@ -166,6 +161,27 @@ class CampaignTableTest
         table.note(first);
         // found at home: nothing one slot on is read
         assertThat(table.touchNoted()).isEqualTo(1 + first);
+    }
+
+    @Test
+    void shouldTouchNothingOneSlotOnWhenTheCampaignLookedForIsNotThere()
+    {
+        final long first = 3;
+        table.add(book(first));
+        table.note(sharingHomeWith(first, first + 1)); // no such campaign; the slot after the home is empty
+        assertThat(table.touchNoted()).isEqualTo(1 + first);
+    }
+
+    /** The first id from {@code from} on whose home slot in the table is {@code id}'s. */
+    private long sharingHomeWith(final long id, final long from)
+    {
+        final int mask = table.capacity() - 1;
+        long other = from;
+        while (Hashing.hash(other, mask) != Hashing.hash(id, mask))
+        {
+            other++;
+        }
+        return other;
     }
 
     @Test
