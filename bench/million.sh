@@ -13,7 +13,9 @@
 #   WARM_LOADS=0 bench/million.sh JAR              # no unmeasured load of each server before the pairs (default 2)
 #
 # The files: ids 1..N, budget 1,000,000 currency units each, a 2026 flight, EVEN and ASAP in turn
-# (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s.
+# (120 MB at a million). One line per run: seconds, KB of resident memory, decisions/s, and whether
+# the server mapped its jar's class data sharing archive (class_sharing=no for a copy of the jar:
+# build the base in a worktree instead, or its starts count ~1 s of class loading more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-2}
@@ -59,6 +61,8 @@ PY
 
 run() { # JAR[:OPTION,OPTION...]
   local spec=$1 jar=${1%%:*} opts="" H="$work/home" PID PID1M first restart e1 e2 empty loaded rss heap t1m="" t1k="" t1m1k="" t1k2="" s p
+  local shared=no
+  pacer_shares_classes java "$jar" && shared=yes
   [ "$spec" != "$jar" ] && opts=${spec#*:} && opts=${opts//,/ }
   opts="$(pacer_jvm_options java "$jar") $opts"
   local GP=19400 AP=19401 # this server's gateway and admin ports
@@ -102,7 +106,7 @@ run() { # JAR[:OPTION,OPTION...]
   stop; PID=$PID1M; stop
   # the target's figure: the median of the pairs' ratios; beside it the ratio of the two medians
   p=$(python3 -c 'import statistics as st,sys; m,k=[list(map(float,a.split())) for a in sys.argv[1:]]; print("%.2f ratio_of_medians=%.2f" % (st.median(a/b for a,b in zip(m,k)), st.median(m)/st.median(k)))' "$t1m" "$t1k")
-  echo "$spec first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
+  echo "$spec class_sharing=$shared first_start_s=$first restart_s=$restart edit_s=$e1,$e2 rss_empty_kb=$empty rss_loaded_kb=$loaded" \
     "rss_restarted_after_gc_kb=$rss heap_used=$heap decisions_1m=${t1m// /,} decisions_1k=${t1k// /,} ratio_median=$p" \
     ${t1m1k:+"decisions_1m_server_1k_load=${t1m1k// /,} decisions_1k_again=${t1k2// /,}"}
 }

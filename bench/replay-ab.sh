@@ -6,7 +6,8 @@
 # launch to exit, and per variant the median. FORMAT=json replays with --format json (default:
 # the text audit, as `bin/pacer replay` prints it). Every run must re-make every decision: a run
 # that exits non-zero stops the script. The same variant may be given twice (an A/A check of the
-# noise); each is timed on its own.
+# noise); each is timed on its own. A variant whose jar runs without its class data sharing
+# archive (a copy of the jar) is named on standard error first.
 #
 #   bench/replay-ab.sh /tmp/journal "server/target/pacer.jar -XX:FreqInlineSize=325" server/target/pacer.jar
 set -euo pipefail
@@ -24,6 +25,11 @@ format=${FORMAT:-text}
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 declare -a runs
+for variant in "${variants[@]}"; do
+  read -r jar _ <<< "$variant"
+  # a copy of a jar runs without its class data sharing archive: its every start is slower
+  pacer_shares_classes java "$jar" || echo "note: [$variant] runs without its jar's class data sharing archive" >&2
+done
 for round in $(seq 1 "$rounds"); do
   for i in "${!variants[@]}"; do
     read -r jar options <<< "${variants[$i]}"
