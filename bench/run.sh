@@ -174,10 +174,17 @@ if wants replay; then
   java $launch -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
-  java $OPENS -Dpacer.journal.dir="$keep" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+  # with the options of the server that wrote the journal (SERVER_OPTS: a journal of four shards
+  # recovers only into four)
+  # shellcheck disable=SC2086 # SERVER_OPTS: JVM options, split as words
+  java $OPENS -Dpacer.journal.dir="$keep" ${SERVER_OPTS:-} -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
     -jar "$JAR" serve > "$out/recovery.log" 2>&1 &
   server_pid=$!
-  until curl -sf "http://127.0.0.1:$ADMIN/health" > /dev/null 2>&1; do sleep 0.05; done
+  for _ in $(seq 1 1200); do
+    curl -sf "http://127.0.0.1:$ADMIN/health" > /dev/null 2>&1 && break
+    kill -0 "$server_pid" 2> /dev/null || { echo "the recovering server exited: $out/recovery.log" >&2; exit 1; }
+    sleep 0.05
+  done
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/recovery-ms.txt"
   stop_server
   rm -rf "$keep"

@@ -233,6 +233,10 @@ public class BookStorageBenchmark
         return read;
     }
 
+    /**
+     * Not the table's hash (Agrona's {@code Hashing.hash}): both scatter ids 1 to N alike, the three
+     * storages share this one, and bench/BENCHMARKS.md's figures were taken with it.
+     */
     private int hash(final long id)
     {
         final long h = id * 0x9E3779B97F4A7C15L;

@@ -258,9 +258,9 @@ public final class PacerState
                 shardOf(campaignIds[i]).note(requestIds[i], campaignIds[i], type != EventType.BID_REQUEST);
             }
         }
-        for (final PacingShard shard : shards)
+        for (int s = 0, n = shards.size(); s < n; s++)
         {
-            touched += shard.touchNoted();
+            touched += shards.get(s).touchNoted();
         }
     }
 

@@ -32,7 +32,7 @@ public final class PacingShard
     /**
      * Lookups of each kind (books, reservations, notices) {@link #note} notes at most between two
      * {@link #touchNoted}s; past it, a note is dropped (the touch is only a hint). A live batch's
-     * read-ahead and twice a replay's block.
+     * read-ahead, cluster mode's block of an ingress batch, and twice a replay's block.
      */
     public static final int NOTED = 64;
 
@@ -263,9 +263,9 @@ public final class PacingShard
      * reservations are indexed, if that index has grown past what stays in cache; and for a notice,
      * where the dedupe window will look for it (with a window of notices far larger than any cache,
      * each of those is a miss of its own). A caller notes a run of events (a replay's block, a live
-     * batch's next events), then touches them: short loops, most of a load each, so that the
-     * processor has all their misses in flight at once. At most {@link #NOTED} of each are noted between
-     * touches.
+     * batch's next events, cluster mode's block of an ingress batch), then touches them: short
+     * loops, most of a load each, so that the processor has all their misses in flight at once. At
+     * most {@link #NOTED} of each are noted between touches.
      */
     public void note(final long requestId, final long campaignId, final boolean notice)
     {

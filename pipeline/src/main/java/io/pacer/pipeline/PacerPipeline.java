@@ -115,8 +115,8 @@ public final class PacerPipeline implements AutoCloseable
         this.clock = clock;
         this.journaler = journaler;
         this.replier = new Replier(decisions, journaler);
-        // in cluster mode the shards live in the cluster's service, not here
         final ShardRouter router = new ShardRouter(config.shards());
+        // in cluster mode the shards live in the cluster's service, not here
         final PacingHandler[] handlers = consumer != null ? new PacingHandler[0] : handlers(config, router);
         this.shards = List.of(handlers);
 

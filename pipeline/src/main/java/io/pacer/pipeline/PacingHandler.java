@@ -41,7 +41,11 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      * cache when their events come; as many as a shard notes of each kind between touches.
      */
     static final int TOUCH_AHEAD = PacingShard.NOTED;
-    /** The ring whose events this handler reads ahead; null: none (a handler driven by hand, in tests). */
+    /**
+     * The ring whose events this handler reads ahead (a handler on a thread of its own); null: it
+     * does not read ahead itself (one sharing a loop, whose {@code RingDrainer} reads ahead for it,
+     * or one driven by hand, in tests).
+     */
     private RingBuffer<PacerEvent> ring;
     /** For {@link #readAhead}: this handler in its shard's slot, the others null (set with {@link #ring}). */
     private PacingHandler[] onlyThis;
