@@ -1,39 +1,51 @@
 #!/usr/bin/env python3
 """Per-decision views of async-profiler's collapsed stacks (bench/profile-load.sh writes them).
 
-  collapsed.py threads FILE                 samples by thread
-  collapsed.py top FILE [--thread T] [-n N] one thread's ns a decision by frame, inclusive and self
-  collapsed.py diff A B [--thread T] [-n N] the frames whose ns a decision differ most, A minus B
+  collapsed.py threads FILE... [-n N]        samples by thread, the N busiest
+  collapsed.py top FILE... [--thread T] [-n N] the threads' ns a decision by frame, inclusive and self
+  collapsed.py diff A B [--thread T] [-n N]    the N frames whose ns a decision differ most, A minus B
 
 With interval=1ms a sample is a millisecond of CPU; a decision's share is samples x 1e6 / decisions,
-the decisions read from FILE's .decisions beside it (bench/profile-load.sh writes it). The thread is
-named by prefix, pacer-gateway-io by default: in shared threading it reads, decides and answers.
+the decisions read from X.decisions for X.collapsed (bench/profile-load.sh writes both). --thread
+is a prefix: every thread whose name starts with it is summed, pacer-gateway-io by default (in
+shared threading, the gateway I/O threads read, decide and answer).
 """
 import argparse
 import collections
-import os
 import sys
+
+
+def stacks(path):
+    """(frames, samples) for each non-blank line of a collapsed-stacks file."""
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                stack, count = line.rsplit(' ', 1)
+                yield stack.split(';'), int(count)
 
 
 def load(path, thread):
     inclusive, own, total = collections.Counter(), collections.Counter(), 0
-    with open(path) as f:
-        for line in f:
-            stack, count = line.rsplit(' ', 1)
-            frames = stack.split(';')
-            if not frames[0].startswith('[' + thread):
-                continue
-            count = int(count)
-            total += count
-            for frame in set(frames[1:]):
-                inclusive[frame] += count
-            own[frames[-1]] += count
+    for frames, count in stacks(path):
+        if not frames[0].startswith('[' + thread):
+            continue
+        total += count
+        for frame in set(frames[1:]):
+            inclusive[frame] += count
+        own[frames[-1]] += count
+    if total == 0:
+        sys.exit('%s: no samples of a thread named %s* (profiled without "threads"?)' % (path, thread))
     return total, inclusive, own
 
 
 def decisions(path):
-    with open(os.path.splitext(path)[0] + '.decisions') as f:
-        return float(f.read())
+    """The decisions beside X.collapsed, in X.decisions (as bench/profile-load.sh names it)."""
+    base = path[:-len('.collapsed')] if path.endswith('.collapsed') else path
+    with open(base + '.decisions') as f:
+        n = float(f.read())
+    if n <= 0:
+        sys.exit('%s.decisions: no decisions' % base)
+    return n
 
 
 def per_decision(counter, n):
@@ -50,10 +62,8 @@ def main():
     if args.view == 'threads':
         for path in args.files:
             by_thread = collections.Counter()
-            with open(path) as f:
-                for line in f:
-                    stack, count = line.rsplit(' ', 1)
-                    by_thread[stack.split(';')[0]] += int(count)
+            for frames, count in stacks(path):
+                by_thread[frames[0]] += count
             print(path, sum(by_thread.values()), 'samples')
             for name, samples in by_thread.most_common(args.n):
                 print('%8d %s' % (samples, name))

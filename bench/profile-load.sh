@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A CPU profile of a running server under the load generator's closed loop, per decision: a server
 # holding N campaigns (bench/million.sh's file shape: ASAP and EVEN, a year's flight, budgets that
-# never run out) is started as bin/pacer starts it, given WARMS unmeasured loads, then
-# async-profiler (Maven Central, tools.profiler:async-profiler, as bench/flame.sh fetches it) is
-# attached over one more load, with jcmd, and detached when it ends. Start-up, set-up and the warm
-# loads are not in the profile, as they are in bench/flame.sh's. Loopback only, bounded in time.
+# never run out) is started with bin/pacer's JVM options (bin/jvm-options; JAVA_OPTS aside) and
+# given WARMS unmeasured loads; then async-profiler (Maven Central, tools.profiler:async-profiler,
+# fetched as bench/flame.sh fetches it) samples it, started and stopped with jcmd, over one more
+# load. Unlike bench/flame.sh's, the profile holds neither start-up, set-up nor the warm loads.
+# The load generator is the one in JAR. Loopback only, bounded in time.
 #
 #   bench/profile-load.sh JAR N OUT.collapsed
 #   bench/profile-load.sh server/target/pacer.jar 1000000 /tmp/p1m.collapsed
@@ -13,14 +14,16 @@
 # Environment: LOAD_CAMPAIGNS (the load's spread, default N), WARMS (default 2), WARM and DUR (each
 # load's length, default 8s), SERVER_OPTS (more JVM options for the server).
 # Writes OUT.collapsed (async-profiler's collapsed stacks, a thread's name first in each) and
-# OUT.decisions (decisions made during the profiled load), then prints the gateway I/O thread's ns a
-# decision by frame (bench/collapsed.py top). Two such profiles compare with
-# bench/collapsed.py diff A.collapsed B.collapsed.
+# OUT.decisions (the profiled load's answers), then prints the gateway I/O threads' ns a decision by
+# frame (bench/collapsed.py top). Two such profiles compare with bench/collapsed.py diff A B.
 set -euo pipefail
+[ $# -eq 3 ] && [[ $3 == *.collapsed ]] && [[ $3 != *,* ]] ||
+  { echo "usage: $0 JAR N OUT.collapsed (no comma in OUT: async-profiler splits its options on commas)" >&2; exit 2; }
 jar=$(realpath "$1"); n=$2; out=$(realpath -m "$3"); spread=${LOAD_CAMPAIGNS:-$n}
+[ -d "$(dirname "$out")" ] || { echo "no directory $(dirname "$out")" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 AP_VERSION=4.1
-GP=19420; AP=19421
+GP=19430; AP=19431 # no other bench script's (run.sh, million.sh, flame.sh: 19400-19411; cluster.sh: 19400-19424)
 . bin/jvm-options
 
 lib=$PWD/bench/target/async-profiler/linux-x64/libasyncProfiler.so
@@ -30,8 +33,22 @@ if [ ! -f "$lib" ]; then
   unzip -q -o ~/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar \
     'linux-x64/*' -d bench/target/async-profiler
 fi
+if curl -sf "localhost:$AP/health" > /dev/null; then
+  echo "something already answers on port $AP: stop it first" >&2; exit 1
+fi
 
+pid=""
 work=$(mktemp -d /tmp/pacer-profile.XXXXXX)
+stop() { # TERM, then KILL after 10 s
+  [ -n "$pid" ] || return 0
+  kill -TERM "$pid" 2> /dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2> /dev/null || true
+  wait "$pid" 2> /dev/null || true
+}
+trap 'stop; rm -rf "$work"' EXIT
+failed() { echo "$1; the server's log:" >&2; tail -20 "$work/serve.log" >&2; exit 1; }
+
 python3 - "$n" "$work/campaigns.json" <<'PY'
 import sys
 n, path = int(sys.argv[1]), sys.argv[2]
@@ -42,30 +59,37 @@ with open(path, 'w') as f:
                 % (i, "EVEN" if i % 2 else "ASAP", "," if i < n else ""))
     f.write(']}\n')
 PY
-# shellcheck disable=SC2086 # option lists are word-split on purpose
+# shellcheck disable=SC2046,SC2086 # option lists are word-split on purpose
 java $(pacer_jvm_options java "$jar") ${SERVER_OPTS:-} -Dpacer.home="$work" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP \
   -Dpacer.campaigns.file="$work/campaigns.json" -Dpacer.journal.snapshot-interval=1h -jar "$jar" serve > "$work/serve.log" 2>&1 &
 pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 1200); do
+  kill -0 "$pid" 2> /dev/null || failed "the server exited"
   curl -sf "localhost:$AP/health" > /dev/null && break
-  kill -0 $pid 2> /dev/null || { cat "$work/serve.log"; exit 1; }
   sleep 0.05
 done
+curl -sf "localhost:$AP/health" > /dev/null || failed "the server did not answer /health in 60 s"
 
-load() { # DURATION: decisions a second
-  # shellcheck disable=SC2086
-  java $pacer_opens -jar "$jar" loadtest --port $GP --campaigns "$spread" -c 8 -w 16 -d "$1" --warmup 0s --json 2> /dev/null |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["throughputPerSecond"])'
+load() { # DURATION: the load generator's JSON report
+  java $pacer_opens -jar "$jar" loadtest --port $GP --campaigns "$spread" -c 8 -w 16 -d "$1" --warmup 0s --json 2> /dev/null
 }
-for i in $(seq 1 "${WARMS:-2}"); do echo "warm load $i: $(load "${WARM:-8s}") decisions/s"; done
-jcmd $pid JVMTI.agent_load "$lib" '"start,event=cpu,interval=1ms,threads"' > /dev/null
-s=$(date +%s.%N)
-rate=$(load "${DUR:-8s}")
-seconds=$(printf '%.1f' "$(echo "$(date +%s.%N) - $s" | bc)")
-jcmd $pid JVMTI.agent_load "$lib" "\"stop,file=$out,collapsed\"" > /dev/null
-# decisions in the load's own seconds (the profile also spans the load generator's start and end)
-decisions=$(python3 -c 'import sys; print(round(float(sys.argv[1]) * float(sys.argv[2].rstrip("s"))))' "$rate" "${DUR:-8s}")
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+for i in $(seq 1 "${WARMS:-2}"); do
+  rate=$(load "${WARM:-8s}" | field throughputPerSecond)
+  echo "warm load $i: $rate decisions/s"
+done
+rm -f "$out"
+agent() { # OPTIONS, quoted inside as jcmd needs them (else it reads "start,event" as an option's name)
+  local said
+  said=$(jcmd "$pid" JVMTI.agent_load "$lib" "$1")
+  grep -q "return code: 0" <<< "$said" || { echo "$said" >&2; failed "jcmd JVMTI.agent_load $1 failed"; }
+}
+agent '"start,event=cpu,interval=1ms,threads"'
+report=$(load "${DUR:-8s}")
+agent "\"stop,file=$out,collapsed\""
+[ -s "$out" ] || failed "async-profiler wrote no $out"
+rate=$(field throughputPerSecond <<< "$report")
+decisions=$(field answers <<< "$report")
 echo "$decisions" > "${out%.collapsed}.decisions"
-echo "profiled load: $rate decisions/s, $decisions decisions (profile attached for $seconds s)"
+echo "profiled load: $rate decisions/s, $decisions decisions"
 python3 bench/collapsed.py top "$out"
