@@ -25,18 +25,7 @@ mkdir -p "$work"
 . bin/jvm-options
 J="java $pacer_opens"
 
-campaigns() { # N FILE
-  python3 - "$1" "$2" <<'PY'
-import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-with open(path, 'w') as f:
-    f.write('{"campaigns":[\n')
-    for i in range(1, n + 1):
-        f.write('{"id":%d,"budgetMicros":1000000000000,"start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z","pacing":"%s"}%s\n'
-                % (i, "EVEN" if i % 2 else "ASAP", "," if i < n else ""))
-    f.write(']}\n')
-PY
-}
+campaigns() { python3 bench/campaigns-file.py "$1" "$2"; } # N FILE
 [ -f "$work/1m.json" ] || campaigns 1000000 "$work/1m.json"
 [ -f "$work/1k.json" ] || campaigns 1000 "$work/1k.json"
 

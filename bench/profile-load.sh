@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A CPU profile of a running server under the load generator's closed loop, per decision: a server
-# holding N campaigns (bench/million.sh's file shape: ASAP and EVEN, a year's flight, budgets that
-# never run out) is started with bin/pacer's JVM options (bin/jvm-options; JAVA_OPTS aside) and
-# given WARMS unmeasured loads; then async-profiler (Maven Central, tools.profiler:async-profiler,
+# holding N campaigns (bench/campaigns-file.py's, as bench/million.sh's: EVEN and ASAP, a year's
+# flight, budgets no load runs out) is started with bin/pacer's JVM options (bin/jvm-options;
+# JAVA_OPTS aside) and given WARMS unmeasured loads; then async-profiler (Maven Central, tools.profiler:async-profiler,
 # fetched as bench/flame.sh fetches it) samples it, started and stopped with jcmd, over one more
 # load. Unlike bench/flame.sh's, the profile holds neither start-up, set-up nor the warm loads.
 # The load generator is the one in JAR. Loopback only, bounded in time.
@@ -49,16 +49,7 @@ stop() { # TERM, then KILL after 10 s
 trap 'stop; rm -rf "$work"' EXIT
 failed() { echo "$1; the server's log:" >&2; tail -20 "$work/serve.log" >&2; exit 1; }
 
-python3 - "$n" "$work/campaigns.json" <<'PY'
-import sys
-n, path = int(sys.argv[1]), sys.argv[2]
-with open(path, 'w') as f:
-    f.write('{"campaigns":[\n')
-    for i in range(1, n + 1):
-        f.write('{"id":%d,"budgetMicros":1000000000000,"start":"2026-01-01T00:00:00Z","end":"2027-01-01T00:00:00Z","pacing":"%s"}%s\n'
-                % (i, "EVEN" if i % 2 else "ASAP", "," if i < n else ""))
-    f.write(']}\n')
-PY
+python3 bench/campaigns-file.py "$n" "$work/campaigns.json"
 # shellcheck disable=SC2046,SC2086 # option lists are word-split on purpose
 java $(pacer_jvm_options java "$jar") ${SERVER_OPTS:-} -Dpacer.home="$work" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP \
   -Dpacer.campaigns.file="$work/campaigns.json" -Dpacer.journal.snapshot-interval=1h -jar "$jar" serve > "$work/serve.log" 2>&1 &
