@@ -10,18 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 svg=$1; jar=${2:-server/target/pacer.jar}; shift; [ $# -gt 0 ] && shift
-AP_VERSION=4.1
 DURATION=${DURATION:-10s}; WARMUP=${WARMUP:-10s}
 GW=19400; ADMIN=19401
 OPENS="--add-opens java.base/jdk.internal.misc=ALL-UNNAMED"
 
-lib=bench/target/async-profiler/linux-x64/libasyncProfiler.so
-if [ ! -f "$lib" ]; then
-  ./mvnw -q -B dependency:get -Dartifact=tools.profiler:async-profiler:$AP_VERSION > /dev/null
-  mkdir -p bench/target/async-profiler
-  unzip -q -o ~/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar \
-    'linux-x64/*' -d bench/target/async-profiler
-fi
+# shellcheck source=bench/async-profiler.sh
+. bench/async-profiler.sh
+lib=$(async_profiler_lib)
 [ -f server/target/pacer.jar ] || ./mvnw -q -B -DskipTests package
 
 collapsed=$(mktemp /tmp/pacer-flame.XXXXXX.collapsed)
@@ -29,7 +24,7 @@ journal=$(mktemp -d /tmp/pacer-flame-journal.XXXXXX)
 # the agent samples from the start, so start-up, setup and JIT compilation are in the graph too
 # (their own towers); with the default 10 s warm-up the request path dominates
 SIDE=${SIDE:-server}; ENGINE=${ENGINE:-client}
-agent="-agentpath:$PWD/$lib=start,event=cpu,interval=1ms,threads,file=$collapsed,collapsed"
+agent="-agentpath:$lib=start,event=cpu,interval=1ms,threads,file=$collapsed,collapsed"
 server_agent=""; client_agent=""
 if [ "$SIDE" = client ]; then client_agent=$agent; else server_agent=$agent; fi
 java $OPENS $server_agent \

@@ -25,9 +25,8 @@ mkdir -p "$work"
 . bin/jvm-options
 J="java $pacer_opens"
 
-campaigns() { python3 bench/campaigns-file.py "$1" "$2"; } # N FILE
-[ -f "$work/1m.json" ] || campaigns 1000000 "$work/1m.json"
-[ -f "$work/1k.json" ] || campaigns 1000 "$work/1k.json"
+[ -f "$work/1m.json" ] || python3 bench/campaigns-file.py 1000000 "$work/1m.json"
+[ -f "$work/1k.json" ] || python3 bench/campaigns-file.py 1000 "$work/1k.json"
 
 edit() { # FILE BUDGET: rewrite campaign 500000's budget atomically; seconds until the admin API shows it
   python3 - "$1" "$2" <<'PY'

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # A CPU profile of a running server under the load generator's closed loop, per decision: a server
 # holding N campaigns (bench/campaigns-file.py's, as bench/million.sh's: EVEN and ASAP, a year's
-# flight, budgets no load runs out) is started with bin/pacer's JVM options (bin/jvm-options;
-# JAVA_OPTS aside) and given WARMS unmeasured loads; then async-profiler (Maven Central, tools.profiler:async-profiler,
-# fetched as bench/flame.sh fetches it) samples it, started and stopped with jcmd, over one more
-# load. Unlike bench/flame.sh's, the profile holds neither start-up, set-up nor the warm loads.
-# The load generator is the one in JAR. Loopback only, bounded in time.
+# flight, budgets no load runs out) is started as bin/pacer starts it (pacer_launch_options from
+# bin/jvm-options; JAVA_OPTS aside) and given WARMS unmeasured loads; then async-profiler (Maven
+# Central, fetched by bench/async-profiler.sh as for bench/flame.sh) samples it, started and stopped
+# with jcmd, over one more load. Unlike bench/flame.sh's, the profile holds neither start-up, set-up
+# nor the warm loads. The load generator is the one in JAR. Loopback only, bounded in time.
 #
 #   bench/profile-load.sh JAR N OUT.collapsed
 #   bench/profile-load.sh server/target/pacer.jar 1000000 /tmp/p1m.collapsed
@@ -22,17 +22,12 @@ set -euo pipefail
 jar=$(realpath "$1"); n=$2; out=$(realpath -m "$3"); spread=${LOAD_CAMPAIGNS:-$n}
 [ -d "$(dirname "$out")" ] || { echo "no directory $(dirname "$out")" >&2; exit 2; }
 cd "$(dirname "$0")/.."
-AP_VERSION=4.1
 GP=19430; AP=19431 # no other bench script's (run.sh, million.sh, flame.sh: 19400-19411; cluster.sh: 19400-19424)
 . bin/jvm-options
 
-lib=$PWD/bench/target/async-profiler/linux-x64/libasyncProfiler.so
-if [ ! -f "$lib" ]; then
-  ./mvnw -q -B dependency:get -Dartifact=tools.profiler:async-profiler:$AP_VERSION > /dev/null
-  mkdir -p bench/target/async-profiler
-  unzip -q -o ~/.m2/repository/tools/profiler/async-profiler/$AP_VERSION/async-profiler-$AP_VERSION.jar \
-    'linux-x64/*' -d bench/target/async-profiler
-fi
+# shellcheck source=bench/async-profiler.sh
+. bench/async-profiler.sh
+lib=$(async_profiler_lib)
 if curl -sf "localhost:$AP/health" > /dev/null; then
   echo "something already answers on port $AP: stop it first" >&2; exit 1
 fi
@@ -51,7 +46,7 @@ failed() { echo "$1; the server's log:" >&2; tail -20 "$work/serve.log" >&2; exi
 
 python3 bench/campaigns-file.py "$n" "$work/campaigns.json"
 # shellcheck disable=SC2046,SC2086 # option lists are word-split on purpose
-java $(pacer_jvm_options java "$jar") ${SERVER_OPTS:-} -Dpacer.home="$work" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP \
+java $(JAVA_OPTS='' pacer_launch_options java "$jar" serve) ${SERVER_OPTS:-} -Dpacer.home="$work" -Dpacer.gateway.port=$GP -Dpacer.admin.port=$AP \
   -Dpacer.campaigns.file="$work/campaigns.json" -Dpacer.journal.snapshot-interval=1h -jar "$jar" serve > "$work/serve.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 1200); do
@@ -72,7 +67,7 @@ done
 rm -f "$out"
 agent() { # OPTIONS, quoted inside as jcmd needs them (else it reads "start,event" as an option's name)
   local said
-  said=$(jcmd "$pid" JVMTI.agent_load "$lib" "$1")
+  said=$(jcmd "$pid" JVMTI.agent_load "$lib" "$1" 2>&1) || failed "jcmd JVMTI.agent_load $1 failed: $said"
   grep -q "return code: 0" <<< "$said" || { echo "$said" >&2; failed "jcmd JVMTI.agent_load $1 failed"; }
 }
 agent '"start,event=cpu,interval=1ms,threads"'

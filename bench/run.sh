@@ -57,12 +57,17 @@ wait_port() {
   echo "port $1 did not open" >&2; return 1
 }
 
+launch_pacer() { # JOURNAL_DIR LOG [extra JVM options...]: starts a server journaling there, returns at once
+  local dir=$1 log=$2; shift 2
+  # shellcheck disable=SC2086 # SERVER_OPTS: JVM options, split as words
+  java $OPENS -Dpacer.journal.dir="$dir" ${SERVER_OPTS:-} "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
+    -jar "${SERVER_JAR:-$JAR}" serve > "$log" 2>&1 &
+  server_pid=$!
+}
+
 start_pacer() { # extra JVM options...; each server journals into a fresh directory, removed at stop
   journal_dir=$(mktemp -d /tmp/pacer-bench-journal.XXXXXX)
-  # shellcheck disable=SC2086 # SERVER_OPTS: JVM options, split as words
-  java $OPENS -Dpacer.journal.dir="$journal_dir" ${SERVER_OPTS:-} "$@" -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
-    -jar "${SERVER_JAR:-$JAR}" serve > "$out/pacer.log" 2>&1 &
-  server_pid=$!
+  launch_pacer "$journal_dir" "$out/pacer.log" "$@"
   wait_port $GW
 }
 
@@ -174,17 +179,16 @@ if wants replay; then
   java $launch -jar "$JAR" replay --journal "$keep" --format json > "$out/replay.json" 2> "$out/replay.err" || true
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/replay-ms.txt"
   start=$(date +%s%N)
-  # with the options of the server that wrote the journal (SERVER_OPTS: a journal of four shards
-  # recovers only into four)
-  # shellcheck disable=SC2086 # SERVER_OPTS: JVM options, split as words
-  java $OPENS -Dpacer.journal.dir="$keep" ${SERVER_OPTS:-} -Dpacer.gateway.port=$GW -Dpacer.admin.port=$ADMIN -Dpacer.campaigns.file= \
-    -jar "$JAR" serve > "$out/recovery.log" 2>&1 &
-  server_pid=$!
+  # as the server that wrote the journal was started (SERVER_OPTS: a journal of four shards recovers
+  # only into four), timed to /health
+  launch_pacer "$keep" "$out/recovery.log"
   for _ in $(seq 1 1200); do
     curl -sf "http://127.0.0.1:$ADMIN/health" > /dev/null 2>&1 && break
     kill -0 "$server_pid" 2> /dev/null || { echo "the recovering server exited: $out/recovery.log" >&2; exit 1; }
     sleep 0.05
   done
+  curl -sf "http://127.0.0.1:$ADMIN/health" > /dev/null 2>&1 ||
+    { echo "the recovering server did not answer /health in 60 s: $out/recovery.log" >&2; exit 1; }
   echo $(( ($(date +%s%N) - start) / 1000000 )) > "$out/recovery-ms.txt"
   stop_server
   rm -rf "$keep"
