@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * Whether a million campaigns' hot state would miss the cache less in flat arrays than in objects
  * (#14): a batch of {@value #BATCH} lookups of campaigns drawn at random (seeded), each looked up,
  * noted and touched first as the shard did when this was measured ({@code CampaignTable.touchNoted}
- * before d9eb60f: slots, then home books, no second read after a collision), then read and written. Three ways to keep them:
+ * before d9eb60f: slots, then home books, no second read after a collision), then read and
+ * written. Three ways to keep them:
  * <ul>
  * <li>{@code OBJECTS}: as now, a table of references (a quarter full) to objects of 216 bytes
  * laid out as {@code CampaignBook} (the touch reads one field in each line of the bid run);</li>

@@ -282,7 +282,8 @@ public final class PacingShard
 
     /**
      * Reads the table slots and books (and after a collision, the book one slot on), then the
-     * reservations' index, then the dedupe window's index positions, {@link #note noted} since the last call, and forgets the notes; changes nothing else.
+     * reservations' index, then the dedupe window's index positions, {@link #note noted} since the
+     * last call, and forgets the notes; changes nothing else.
      *
      * @return what was read (means nothing: keep it, so the reads are not optimised away)
      */

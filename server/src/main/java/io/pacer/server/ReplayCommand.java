@@ -120,7 +120,7 @@ final class ReplayCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final int code = clusterDir == null ? audit() : clusterAudit();
+        final int code = clusterDir == null ? audit(true) : clusterAudit();
         // System.out keeps a write's failure to itself: a report cut short by a full disk or a closed
         // pipe must not exit as if it were whole
         if (System.out.checkError())
@@ -150,7 +150,7 @@ final class ReplayCommand implements Callable<Integer>
             projected = Files.createTempDirectory("pacer-cluster-log");
             final boolean agrees = ClusterLogCheck.project(clusterDir, projected, System.err);
             journal = projected;
-            final int audited = audit();
+            final int audited = audit(false);
             return agrees ? audited : MISMATCH;
         }
         catch (final IOException | RuntimeException ex)
@@ -185,8 +185,11 @@ final class ReplayCommand implements Callable<Integer>
         }
     }
 
-    /** The audit of {@link #journal}, or its question. */
-    private int audit()
+    /**
+     * The audit of {@link #journal}, or its question; {@code saysEmpty}: says so on standard error if
+     * nothing was journaled there (a cluster member's projection says it itself).
+     */
+    private int audit(final boolean saysEmpty)
     {
         final String usage = usage();
         if (usage != null)
@@ -194,10 +197,9 @@ final class ReplayCommand implements Callable<Integer>
             System.err.println("pacer replay: " + usage);
             return USAGE;
         }
-        if (clusterDir == null && JournalReader.segments(journal).isEmpty())
+        if (saysEmpty && JournalReader.segments(journal).isEmpty())
         {
-            // a server makes its first segment with its first event: nothing was journaled, which is said, not an
-            // error (a cluster member's projection says so itself)
+            // a server makes its first segment with its first event: nothing was journaled, which is said, not an error
             System.err.println("pacer replay: " + NO_SEGMENTS + journal + ": nothing was journaled there");
         }
         final RecordFilter filter = new RecordFilter(campaign == null ? null : Long.parseUnsignedLong(campaign), gateway,
