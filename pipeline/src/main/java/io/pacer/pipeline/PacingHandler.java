@@ -36,23 +36,12 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
     private long batchedEvents;
     private long lastQueueDepth;
     /**
-     * How many events' lookups are noted and touched at a time, ahead of applying them (see {@link
-     * #touchAhead}): enough to overlap the cache misses, few enough that the first are still in
-     * cache when their events come; as many as a shard notes of each kind between touches.
+     * This handler's own read-ahead (a handler on a thread of its own); null: it does not read ahead
+     * itself (one sharing a loop, whose {@code RingDrainer} reads ahead for it, or one driven by
+     * hand, in tests).
      */
-    static final int TOUCH_AHEAD = PacingShard.NOTED;
-    /**
-     * The ring whose events this handler reads ahead (a handler on a thread of its own); null: it
-     * does not read ahead itself (one sharing a loop, whose {@code RingDrainer} reads ahead for it,
-     * or one driven by hand, in tests).
-     */
-    private RingBuffer<PacerEvent> ring;
-    /** For {@link #readAhead}: this handler in its shard's slot, the others null (set with {@link #ring}). */
-    private PacingHandler[] onlyThis;
+    private ReadAhead readAhead;
     private long nextSequence;
-    /** The last sequence the current batch may hold, and the last whose lookups were touched. */
-    private long batchLast = -1;
-    private long touchedThrough = -1;
     /** What {@link #touchNotedAhead} read: written, never read; the store keeps the reads from being optimised away. */
     @SuppressWarnings("UnusedVariable")
     private long touched;
@@ -84,16 +73,19 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
      */
     void readAheadIn(final RingBuffer<PacerEvent> ring)
     {
-        this.ring = ring;
-        this.onlyThis = new PacingHandler[router.shards()];
+        final PacingHandler[] onlyThis = new PacingHandler[router.shards()];
         onlyThis[shardIndex] = this;
+        readAhead = new ReadAhead(ring, onlyThis, router);
     }
 
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
         beginBatch(queueDeadlineNanos > 0 ? System.nanoTime() : 0, false);
-        batchLast = nextSequence + batchSize - 1;
+        if (readAhead != null)
+        {
+            readAhead.beginBatch(nextSequence + batchSize - 1);
+        }
         batchDone(batchSize, queueDepth);
     }
 
@@ -108,78 +100,26 @@ public final class PacingHandler implements EventHandler<PacerEvent>, ShardView
         batchBehindBacklog = backlog;
     }
 
-    /**
-     * Before event {@code sequence} is applied, if it was not touched yet: {@link PacingShard#note
-     * notes} what the events of this shard in it and the next of the batch, {@link #TOUCH_AHEAD} in
-     * all, will look up (their campaigns' books, their requests' places in the reservations' index,
-     * and the notices' places in the dedupe window), then
-     * touches them at once, so that their cache misses overlap (see {@link PacingShard#touchNoted}).
-     * Changes nothing. Only for a handler on a thread of its own ({@link #readAheadIn}); handlers
-     * sharing a loop are read ahead for by their {@link RingDrainer}. It stops at the first event
-     * not yet published; that one is touched when its turn comes.
-     */
+    /** Before event {@code sequence} is applied: reads ahead, if this handler does so itself ({@link ReadAhead}). */
     private void touchAhead(final long sequence)
     {
-        if (ring != null && sequence > touchedThrough)
+        if (readAhead != null)
         {
-            touchedThrough = readAhead(ring, sequence, batchLast, onlyThis, router);
+            readAhead.before(sequence);
         }
     }
 
     /**
-     * The read-ahead itself, for one handler on its own thread ({@link #touchAhead}) or for all the
-     * handlers sharing a loop ({@link RingDrainer}): walks the events from {@code sequence}, {@link
-     * #TOUCH_AHEAD} at most and none after {@code batchLast} or the first not yet published, notes
-     * each gateway event into the handler of its shard in {@code byShard} (indexed by {@code
-     * router}; a null slot: not read ahead here), then has each handler touch its notes.
-     *
-     * @return the last sequence read ahead
+     * Notes what {@code event}, one of this shard's bids or notices, will look up, for {@link
+     * #touchNotedAhead}; changes nothing ({@link ReadAhead}).
      */
-    static long readAhead(final RingBuffer<PacerEvent> ring, final long sequence, final long batchLast,
-        final PacingHandler[] byShard, final ShardRouter router)
-    {
-        final long last = Math.max(sequence, Math.min(batchLast, sequence + TOUCH_AHEAD - 1));
-        long s = sequence;
-        for (; s <= last && ring.isAvailable(s); s++)
-        {
-            final PacerEvent event = ring.get(s);
-            if (readsAhead(event))
-            {
-                final PacingHandler owner = byShard[router.shardOf(event.campaignId)];
-                if (owner != null)
-                {
-                    owner.noteAhead(event);
-                }
-            }
-        }
-        for (final PacingHandler handler : byShard)
-        {
-            if (handler != null)
-            {
-                handler.touchNotedAhead();
-            }
-        }
-        return s - 1;
-    }
-
-    /** Whether {@link #noteAhead} has anything to note of {@code event}: a gateway's bid or notice. */
-    private static boolean readsAhead(final PacerEvent event)
-    {
-        final EventType type = event.type;
-        return type != null && type.fromGateway();
-    }
-
-    /**
-     * Notes what {@code event}, one of this shard's gateway events ({@link #readsAhead}), will look
-     * up, for {@link #touchNotedAhead}; changes nothing.
-     */
-    private void noteAhead(final PacerEvent event)
+    void noteAhead(final PacerEvent event)
     {
         shard.note(event.requestId, event.campaignId, event.type != EventType.BID_REQUEST);
     }
 
     /** Touches what {@link #noteAhead} noted, at once (see {@link PacingShard#touchNoted}); changes nothing. */
-    private void touchNotedAhead()
+    void touchNotedAhead()
     {
         touched += shard.touchNoted();
     }

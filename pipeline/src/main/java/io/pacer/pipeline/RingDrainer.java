@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * published; its end is where the replier journals and answers.
  * <p>
  * Before each handler applies an event, the drainer reads ahead once for all of them: it notes each
- * of the next {@link PacingHandler#TOUCH_AHEAD} gateway events into its own shard's handler and
+ * of the next {@link ReadAhead#EVENTS} gateway events into its own shard's handler and
  * then has every handler touch what was noted, so that the cache misses overlap (as a handler on a
  * thread of its own reads ahead for itself). Each handler reading ahead for itself here walked the
  * same events once per shard and kept only its own.
@@ -28,7 +28,6 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
     private final RingBuffer<PacerEvent> ring;
     private final EventPoller<PacerEvent> poller;
     private final PacingHandler[] shards;
-    private final ShardRouter router;
     private final Replier replier;
     private final ExceptionHandler<PacerEvent> exceptions;
     private final DrainLoop loop;
@@ -48,9 +47,8 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
     private boolean stopped;
     private boolean batchStarted;
     private long batchSize;
-    /** The last sequence the current batch may hold (the cursor when it started), and the last read ahead. */
-    private long batchLast = -1;
-    private long touchedThrough = -1;
+    /** Reads ahead for all the shards at once. */
+    private final ReadAhead readAhead;
 
     RingDrainer(
         final RingBuffer<PacerEvent> ring, final PacingHandler[] shards, final ShardRouter router, final Replier replier,
@@ -64,7 +62,7 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
         this.poller = ring.newPoller();
         ring.addGatingSequences(poller.getSequence());
         this.shards = shards;
-        this.router = router;
+        this.readAhead = new ReadAhead(ring, shards, router);
         this.replier = replier;
         this.exceptions = exceptions;
         this.loop = loop;
@@ -156,10 +154,10 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             {
                 shard.beginBatch(now, backlog);
             }
-            batchLast = cursor;
+            readAhead.beginBatch(cursor);
         }
         batchSize++;
-        readAhead(sequence);
+        readAhead.before(sequence);
         for (final PacingHandler shard : shards)
         {
             try
@@ -190,19 +188,6 @@ final class RingDrainer implements EventPoller.Handler<PacerEvent>
             exceptions.handleEventException(ex, sequence, event);
         }
         return true;
-    }
-
-    /**
-     * Before event {@code sequence} is applied, if it was not read ahead yet: notes what it and the
-     * next events of the batch will look up, each into its own shard's handler, then has every
-     * handler touch its notes ({@link PacingHandler#readAhead}). Changes nothing.
-     */
-    private void readAhead(final long sequence)
-    {
-        if (sequence > touchedThrough)
-        {
-            touchedThrough = PacingHandler.readAhead(ring, sequence, batchLast, shards, router);
-        }
     }
 
     /** On the loop: drains no more (the pipeline has closed; the journal is closing). */
