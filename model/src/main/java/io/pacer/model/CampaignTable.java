@@ -20,8 +20,14 @@ final class CampaignTable
     private static final int MIN_CAPACITY = 64;
     private CampaignBook[] books = new CampaignBook[MIN_CAPACITY];
     private int size;
-    /** The ids {@link #note} noted since the last {@link #touchNoted}; their home slots are hashed there. */
-    private final long[] noted = new long[PacingShard.NOTED];
+    /**
+     * The home slots {@link #note} noted since the last {@link #touchNoted}, and the ids looked for
+     * there. The slot is derivable from the id, but hashed here, once, at the note: hashing the ids
+     * again in the touch's loops made a bid 1.28-1.38× slower at a million campaigns (JMH
+     * batchNotedFirst, bench/BENCHMARKS.md), its loops too long for their misses to overlap as well.
+     */
+    private final int[] noted = new int[PacingShard.NOTED];
+    private final long[] notedIds = new long[PacingShard.NOTED];
     private int notedCount;
 
     /** The book of campaign {@code id}, or null. */
@@ -47,7 +53,8 @@ final class CampaignTable
     {
         if (notedCount < PacingShard.NOTED)
         {
-            noted[notedCount++] = id;
+            noted[notedCount] = Hashing.hash(id, books.length - 1);
+            notedIds[notedCount++] = id;
         }
     }
 
@@ -55,11 +62,9 @@ final class CampaignTable
      * Reads the home slots {@link #note noted} since the last call, then the books in them, then,
      * where a home slot holds another campaign (a collision), the book in the slot after it; and
      * forgets the notes. The first two are loops of independent loads, so that all of a loop's cache
-     * misses are in flight at once. Looking each book up in turn, the slot's miss and then the book's
-     * waited one on the other, and the reorder buffer held the misses of two or three lookups at most
-     * (with a million campaigns, 0.5 µs of a decision's 3.7 in the profile). Each loop hashes the ids
-     * again (a multiply and a shift, beside a miss), so that a note taken before the table grew still
-     * reads its id's home slot.
+     * misses are in flight at once. Looking each book up in turn, the slot's miss and then the book's waited one on
+     * the other, and the reorder buffer held the misses of two or three lookups at most (with a
+     * million campaigns, 0.5 µs of a decision's 3.7 in the profile).
      * <p>
      * The third loop is for a lookup that probes past its home slot: 11.9% of them with ids 1 to
      * 1,000,000 in 4,194,304 slots. Its book was otherwise not read ahead, and the lookup then waited
@@ -76,18 +81,18 @@ final class CampaignTable
         long read = 0;
         for (int i = 0; i < notedCount; i++)
         {
-            read += books[Hashing.hash(noted[i], mask)] == null ? 0 : 1;
+            read += books[noted[i] & mask] == null ? 0 : 1;
         }
         for (int i = 0; i < notedCount; i++)
         {
-            final CampaignBook book = books[Hashing.hash(noted[i], mask)];
+            final CampaignBook book = books[noted[i] & mask];
             read += book == null ? 0 : book.touch();
         }
         for (int i = 0; i < notedCount; i++)
         {
-            final int home = Hashing.hash(noted[i], mask);
+            final int home = noted[i] & mask;
             final CampaignBook book = books[home];
-            if (book != null && book.id() != noted[i])
+            if (book != null && book.id() != notedIds[i])
             {
                 final CampaignBook next = books[(home + 1) & mask];
                 read += next == null ? 0 : next.touch();
